@@ -1,0 +1,40 @@
+"""Turn the column types users hold (lists, tuples, numpy arrays, pyarrow arrays, pandas Series) into
+plain lists, which the native layer reads in one pass and validates row by row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def as_list(column: Any, field: str) -> list[Any]:
+    """Return ``column`` as a list; raise ``TypeError`` naming ``field`` for a non-column."""
+    if isinstance(column, list):
+        return column
+    if isinstance(column, tuple):
+        return list(column)
+    if isinstance(column, (str, bytes)):
+        raise TypeError(f"{field}: expected a sequence of str, got a single {type(column).__name__}")
+    to_pylist = getattr(column, "to_pylist", None)  # pyarrow Array / ChunkedArray
+    if callable(to_pylist):
+        return to_pylist()
+    tolist = getattr(column, "tolist", None)  # numpy arrays, pandas Series
+    if callable(tolist):
+        out = tolist()
+        if isinstance(out, list):
+            return out
+    try:
+        return list(column)
+    except TypeError:
+        raise TypeError(f"{field}: expected a sequence of str, got {type(column).__name__}") from None
+
+
+def as_references(column: Any, field: str = "references") -> list[Any]:
+    """Rows of references: each row one str or a sequence of str (several references)."""
+    rows = as_list(column, field)
+    return [row if isinstance(row, (str, list, tuple)) else _row_as_list(row, field, i) for i, row in enumerate(rows)]
+
+
+def _row_as_list(row: Any, field: str, index: int) -> Any:
+    if row is None or isinstance(row, (int, float, bytes)):
+        return row  # the native layer names the row and the type
+    return as_list(row, f"{field}[{index}]")

@@ -1,0 +1,1 @@
+//! Metric families: a pure single-item function and a rayon batch function per family.

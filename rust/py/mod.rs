@@ -1,0 +1,238 @@
+//! The PyO3 layer: the only place that touches Python. Each `#[pyfunction]` extracts its inputs under
+//! the GIL (naming the row and field of any bad value), runs the pure Rust kernel detached on the
+//! shared thread pool, and maps `crate::error::Error` to Python exceptions here and nowhere else.
+
+use std::sync::{Arc, Mutex};
+
+use numpy::PyArray1;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use rayon::ThreadPool;
+
+use crate::error::Error;
+
+mod bleu;
+mod f1;
+mod gleu;
+mod text;
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        PyValueError::new_err(e.to_string())
+    }
+}
+
+struct Pool {
+    pid: u32,
+    threads: usize,
+    pool: Arc<ThreadPool>,
+}
+
+static POOL: Mutex<Option<Pool>> = Mutex::new(None);
+
+fn build_pool(threads: usize) -> PyResult<Pool> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    Ok(Pool {
+        pid: std::process::id(),
+        threads,
+        pool: Arc::new(pool),
+    })
+}
+
+/// The pool batch calls run on. A forked child gets a fresh pool: the parent's worker threads do
+/// not exist there, and waiting on them would hang.
+fn pool() -> PyResult<Arc<ThreadPool>> {
+    let mut guard = POOL
+        .lock()
+        .map_err(|_| PyValueError::new_err("thread pool lock poisoned"))?;
+    let pid = std::process::id();
+    match guard.as_ref() {
+        Some(p) if p.pid == pid => Ok(p.pool.clone()),
+        stale => {
+            let threads = stale.map_or(0, |p| p.threads);
+            let fresh = build_pool(threads)?;
+            let pool = fresh.pool.clone();
+            *guard = Some(fresh);
+            Ok(pool)
+        }
+    }
+}
+
+/// Release the GIL and run `f` on the shared pool. Results never depend on the thread count: every
+/// kernel computes each row independently and combines rows in a fixed order.
+pub(crate) fn run_detached<T, F>(py: Python<'_>, f: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce() -> T + Send,
+{
+    let pool = pool()?;
+    Ok(py.detach(|| pool.install(f)))
+}
+
+/// Use `n` worker threads for batch calls (0 = one per core).
+#[pyfunction]
+fn set_num_threads(n: usize) -> PyResult<()> {
+    let fresh = build_pool(n)?;
+    let mut guard = POOL
+        .lock()
+        .map_err(|_| PyValueError::new_err("thread pool lock poisoned"))?;
+    *guard = Some(fresh);
+    Ok(())
+}
+
+/// The number of worker threads batch calls use.
+#[pyfunction]
+fn get_num_threads() -> PyResult<usize> {
+    Ok(pool()?.current_num_threads())
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".to_string())
+}
+
+/// A borrowed `str`, or a clear error naming where it came from (`field[row]`).
+pub(crate) fn as_text<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    place: &dyn Fn() -> String,
+) -> PyResult<&'a str> {
+    let s = obj.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!("{}: expected str, got {}", place(), type_name(obj)))
+    })?;
+    s.to_str().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{}: string is not valid Unicode (lone surrogate)",
+            place()
+        ))
+    })
+}
+
+/// The items of a list or tuple (other sequences are converted by the Python layer first).
+pub(crate) fn items<'py>(
+    obj: &Bound<'py, PyAny>,
+    place: &dyn Fn() -> String,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        Ok(list.iter().collect())
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        Ok(tuple.iter().collect())
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{}: expected a list of str, got {}",
+            place(),
+            type_name(obj)
+        )))
+    }
+}
+
+/// Python objects kept alive while their UTF-8 views are read without the GIL.
+pub(crate) struct Texts<'py> {
+    objects: Vec<Bound<'py, PyAny>>,
+}
+
+impl<'py> Texts<'py> {
+    /// A list of `str` named `field`; every element checked, errors name `field[row]`.
+    pub(crate) fn new(obj: &Bound<'py, PyAny>, field: &str) -> PyResult<Self> {
+        let objects = items(obj, &|| field.to_string())?;
+        for (row, o) in objects.iter().enumerate() {
+            as_text(o, &|| format!("{field}[{row}]"))?;
+        }
+        Ok(Texts { objects })
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// The validated strings (`new` already checked that each one is a valid `str`).
+    pub(crate) fn strs(&self) -> PyResult<Vec<&str>> {
+        self.objects
+            .iter()
+            .enumerate()
+            .map(|(row, o)| as_text(o, &|| format!("row {row}")))
+            .collect()
+    }
+}
+
+/// References per row: each row is one `str` or a list/tuple of `str` (several references).
+pub(crate) struct References<'py> {
+    rows: Vec<Vec<Bound<'py, PyAny>>>,
+}
+
+impl<'py> References<'py> {
+    pub(crate) fn new(obj: &Bound<'py, PyAny>, field: &str) -> PyResult<Self> {
+        let outer = items(obj, &|| field.to_string())?;
+        let mut rows = Vec::with_capacity(outer.len());
+        for (row, item) in outer.into_iter().enumerate() {
+            let refs = if item.cast::<PyString>().is_ok() {
+                vec![item]
+            } else {
+                items(&item, &|| format!("{field}[{row}]"))?
+            };
+            for (k, r) in refs.iter().enumerate() {
+                as_text(r, &|| format!("{field}[{row}][{k}]"))?;
+            }
+            rows.push(refs);
+        }
+        Ok(References { rows })
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub(crate) fn strs(&self) -> PyResult<Vec<Vec<&str>>> {
+        self.rows
+            .iter()
+            .enumerate()
+            .map(|(row, refs)| {
+                refs.iter()
+                    .map(|o| as_text(o, &|| format!("row {row}")))
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Both columns must have one entry per row.
+pub(crate) fn check_same_length(a: (&str, usize), b: (&str, usize)) -> PyResult<()> {
+    if a.1 != b.1 {
+        return Err(PyValueError::new_err(format!(
+            "{} has {} rows but {} has {}",
+            a.0, a.1, b.0, b.1
+        )));
+    }
+    Ok(())
+}
+
+/// A batch result as a numpy float64 array (no per-element Python objects).
+pub(crate) fn to_numpy(py: Python<'_>, values: Vec<f64>) -> Bound<'_, PyArray1<f64>> {
+    PyArray1::from_vec(py, values)
+}
+
+/// The first failing row of a batch, as a Python `ValueError` naming it.
+pub(crate) fn first_error<T>(results: Vec<crate::error::Result<T>>) -> PyResult<Vec<T>> {
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(row, r)| r.map_err(|e| PyValueError::new_err(format!("row {row}: {e}"))))
+        .collect()
+}
+
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(get_num_threads, m)?)?;
+    text::register(m)?;
+    bleu::register(m)?;
+    gleu::register(m)?;
+    f1::register(m)?;
+    Ok(())
+}

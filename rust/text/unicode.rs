@@ -1,0 +1,227 @@
+//! Character classes and string operations with the exact semantics of the reference interpreter.
+//!
+//! Rust's `char` methods follow a different Unicode version than CPython 3.11 (Unicode 14) and the
+//! `regex` module (Unicode 17), so tokenizers must use these functions and never `char::is_*`,
+//! `str::to_lowercase`, `str::split_whitespace` or `str::trim`.
+
+use super::unicode_tables as t;
+
+fn in_table(c: char, table: &[(u32, u32)]) -> bool {
+    let c = c as u32;
+    table
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// `str.isspace()` (Python-whitespace): what `str.split()` and `str.strip()` use.
+#[inline]
+pub fn is_py_space(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(
+            c,
+            ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f'
+        )
+    } else {
+        in_table(c, t::PY_SPACE)
+    }
+}
+
+/// `str.isupper()` of a single code point.
+#[inline]
+pub fn is_py_upper(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_uppercase()
+    } else {
+        in_table(c, t::PY_UPPER)
+    }
+}
+
+/// `str.islower()` of a single code point.
+#[inline]
+pub fn is_py_lower(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_lowercase()
+    } else {
+        in_table(c, t::PY_LOWER)
+    }
+}
+
+/// stdlib `re` `\w` on a str pattern: `str.isalnum()` or `_`.
+#[inline]
+pub fn is_re_word(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric() || c == '_'
+    } else {
+        in_table(c, t::RE_WORD)
+    }
+}
+
+/// `regex` module `\s` (Unicode White_Space: Python-whitespace minus U+001C..U+001F).
+#[inline]
+pub fn is_regex_space(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+    } else {
+        in_table(c, t::REGEX_SPACE)
+    }
+}
+
+/// `regex` module `\w`.
+#[inline]
+pub fn is_regex_word(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric() || c == '_'
+    } else {
+        in_table(c, t::REGEX_WORD)
+    }
+}
+
+/// `regex` module `\d` (Decimal_Number).
+#[inline]
+pub fn is_regex_digit(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_digit()
+    } else {
+        in_table(c, t::REGEX_DIGIT)
+    }
+}
+
+/// `regex` module `\p{P}`.
+#[inline]
+pub fn is_regex_punct(c: char) -> bool {
+    in_table(c, t::REGEX_P)
+}
+
+/// `regex` module `\p{N}`.
+#[inline]
+pub fn is_regex_number(c: char) -> bool {
+    in_table(c, t::REGEX_N)
+}
+
+/// `regex` module `\p{S}`.
+#[inline]
+pub fn is_regex_symbol(c: char) -> bool {
+    in_table(c, t::REGEX_S)
+}
+
+/// Member of perluniprops `Number.txt` (NISTTokenizer's NUM; not `\p{N}`: no ASCII digits).
+#[inline]
+pub fn is_nist_number(c: char) -> bool {
+    in_table(c, t::NIST_NUMBER)
+}
+
+/// Member of perluniprops `Punctuation.txt` (NISTTokenizer's PUNCT).
+#[inline]
+pub fn is_nist_punct(c: char) -> bool {
+    in_table(c, t::NIST_PUNCT)
+}
+
+/// Member of perluniprops `Symbol.txt` (NISTTokenizer's SYM).
+#[inline]
+pub fn is_nist_symbol(c: char) -> bool {
+    in_table(c, t::NIST_SYMBOL)
+}
+
+fn push_lower(c: char, out: &mut String) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+        return;
+    }
+    match t::PY_LOWER_MAP.binary_search_by_key(&(c as u32), |&(k, _)| k) {
+        Ok(i) => out.push_str(t::PY_LOWER_MAP[i].1),
+        Err(_) => out.push(c),
+    }
+}
+
+/// CPython's final-sigma test: a cased letter before (skipping case-ignorables) and none after.
+fn is_final_sigma(chars: &[char], i: usize) -> bool {
+    let before = chars[..i]
+        .iter()
+        .rev()
+        .find(|&&c| !in_table(c, t::SIGMA_IGNORABLE));
+    let after = chars[i + 1..]
+        .iter()
+        .find(|&&c| !in_table(c, t::SIGMA_IGNORABLE));
+    before.is_some_and(|&c| in_table(c, t::SIGMA_CASED))
+        && !after.is_some_and(|&c| in_table(c, t::SIGMA_CASED))
+}
+
+/// `str.lower()` of CPython 3.11, multi-code-point expansions (`İ`) and final sigma included.
+pub fn py_lower(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    if s.is_ascii() {
+        out.push_str(s);
+        out.make_ascii_lowercase();
+        return out;
+    }
+    if !s.contains('\u{03A3}') {
+        for c in s.chars() {
+            push_lower(c, &mut out);
+        }
+        return out;
+    }
+    let chars: Vec<char> = s.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '\u{03A3}' && is_final_sigma(&chars, i) {
+            out.push('\u{03C2}');
+        } else {
+            push_lower(c, &mut out);
+        }
+    }
+    out
+}
+
+/// `str.split()` with no argument: runs of Python-whitespace, empty pieces dropped.
+pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
+    s.split(is_py_space).filter(|w| !w.is_empty())
+}
+
+/// `str.strip()` with no argument.
+pub fn py_strip(s: &str) -> &str {
+    s.trim_matches(is_py_space)
+}
+
+/// `str.rstrip()` with no argument.
+pub fn py_rstrip(s: &str) -> &str {
+    s.trim_end_matches(is_py_space)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lower_matches_cpython_examples() {
+        assert_eq!(py_lower("İstanbul"), "i\u{307}stanbul");
+        assert_eq!(py_lower("\u{212A}"), "k");
+        assert_eq!(py_lower("ΟΔΟΣ"), "οδος");
+        assert_eq!(py_lower("ΟΔΟΣ Α"), "οδος α");
+        assert_eq!(py_lower("Σ"), "σ");
+        assert_eq!(py_lower("ΑΣΑ"), "ασα");
+        assert_eq!(py_lower("straße"), "straße");
+    }
+
+    #[test]
+    fn whitespace_flavours_differ_on_information_separators() {
+        assert!(is_py_space('\x1c') && !is_regex_space('\x1c'));
+        assert!(is_py_space('\u{a0}') && is_regex_space('\u{a0}'));
+        assert_eq!(
+            py_split(" a\u{3000}b\x1fc ").collect::<Vec<_>>(),
+            ["a", "b", "c"]
+        );
+    }
+
+    #[test]
+    fn word_flavours_differ_on_superscripts() {
+        assert!(is_re_word('²') && !is_regex_word('²'));
+        assert!(!is_nist_number('1') && is_nist_number('a'));
+    }
+}
