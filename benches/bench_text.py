@@ -1,0 +1,192 @@
+"""Side-by-side speed of rapideval and the reference libraries on real prose pairs, in one run.
+
+    python benches/bench_text.py [--pairs 2000] [--repeats 5]
+
+For each task it prints pairs per second for rapideval on one thread and on all threads, for each
+reference implementation that is installed (nltk, promptflow-evals, sacrebleu, bleuscore, fast-bleu), the
+ratio rapideval(1 thread) / reference, and whether the values agree with the exact reference (rows that
+are bit-identical, max |difference|). Times are medians of --repeats runs. Speed is measured here and
+never asserted in tests.
+
+Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
+to --pairs rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from collections import Counter
+from importlib import resources
+from typing import Any, Callable
+
+import numpy as np
+
+import rapideval
+from rapideval.compat import nltk as compat_nltk
+from rapideval.metrics.bleu import bleu
+from rapideval.metrics.f1 import f1
+from rapideval.metrics.gleu import gleu
+from rapideval.metrics.sacrebleu import sacrebleu_bleu
+
+
+def load_pairs(n: int) -> tuple[list[str], list[str]]:
+    with resources.as_file(resources.files("rapideval") / "data" / "example.jsonl") as p:
+        rows = [json.loads(line) for line in open(p, encoding="utf8")]
+    rows = (rows * (n // len(rows) + 1))[:n]
+    return [r["response"] for r in rows], [r["reference"] for r in rows]
+
+
+def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    times, out = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
+
+
+def agreement(ours: np.ndarray, ref: list[float]) -> str:
+    ref_arr = np.asarray(ref, dtype=np.float64)
+    same = int(np.sum(ours.view(np.int64) == ref_arr.view(np.int64)))
+    return f"{same}/{len(ref_arr)} bit-identical, max|diff| {float(np.max(np.abs(ours - ref_arr))):.2e}"
+
+
+def squad_f1_python(prediction: str, ground_truth: str) -> float:
+    """The SQuAD v1.1 token F1 in plain Python, as promptflow-evals 0.3.5 computes it."""
+    import re
+    import string
+
+    def normalize(s: str) -> str:
+        s = s.lower()
+        s = "".join(ch for ch in s if ch not in set(string.punctuation))
+        s = re.sub(r"\b(a|an|the)\b", " ", s)
+        return " ".join(s.split())
+
+    p, g = normalize(prediction).split(), normalize(ground_truth).split()
+    common = sum((Counter(p) & Counter(g)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = 1.0 * common / len(p), 1.0 * common / len(g)
+    return (2.0 * precision * recall) / (precision + recall)
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, float, str, str]] = []
+
+    def add(self, task: str, impl: str, pairs_per_s: float, ratio: str, values: str) -> None:
+        self.rows.append((task, impl, pairs_per_s, ratio, values))
+        print(f"  {impl:<34} {pairs_per_s:>12,.0f} pairs/s  {ratio:>12}  {values}", flush=True)
+
+
+def bench_task(table: Table, task: str, n_ref: int, repeats: int,
+               ours: Callable[[], np.ndarray], references: dict[str, Callable[[int], list[float]]],
+               exact: str | None) -> None:
+    print(f"\n{task}")
+    rapideval.set_num_threads(1)
+    t1, values = median_time(ours, repeats)
+    rapideval.set_num_threads(0)
+    tn, values_n = median_time(ours, repeats)
+    assert np.array_equal(values.view(np.int64), values_n.view(np.int64)), "thread count changed results"
+    n = len(values)
+    table.add(task, "rapideval (1 thread)", n / t1, "", "")
+    table.add(task, f"rapideval ({rapideval.get_num_threads()} threads)", n / tn, f"{t1 / tn:.2f}x 1 thr", "")
+    for name, run in references.items():
+        t, ref_values = median_time(lambda: run(n_ref), max(1, repeats // 2))
+        rate = n_ref / t
+        agree = agreement(values[:n_ref], ref_values) if name == exact else "(different definition)"
+        table.add(task, name, rate, f"{(n / t1) / rate:,.1f}x", agree)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pairs", type=int, default=5000, help="rows scored by rapideval")
+    parser.add_argument("--reference-pairs", type=int, default=1000, help="rows scored by the slow references")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    os.environ.setdefault("NLTK_DATA", os.path.join(os.path.dirname(__file__), "..", ".nltk_data"))
+
+    import sacrebleu
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+    from nltk.translate.gleu_score import sentence_gleu
+
+    hyps, refs = load_pairs(args.pairs)
+    m = args.reference_pairs
+    print(f"{args.pairs} pairs (references timed on {m}); medians of {args.repeats} runs; {os.cpu_count()} cores")
+    table = Table()
+    tokenize = _promptflow_tokenizer()
+    hyp_tok = [tokenize(h) for h in hyps]
+    ref_tok = [tokenize(r) for r in refs]
+    method4 = SmoothingFunction().method4
+
+    others: dict[str, Callable[[int], list[float]]] = {
+        "nltk (promptflow tokenize + method4)": lambda k: [
+            sentence_bleu([tokenize(refs[i])], tokenize(hyps[i]), smoothing_function=method4) for i in range(k)
+        ],
+    }
+    try:
+        import bleuscore
+
+        others["bleuscore 0.2 (per pair, smooth)"] = lambda k: [
+            bleuscore.compute(references=[[refs[i]]], predictions=[hyps[i]], smooth=True)["bleu"] for i in range(k)
+        ]
+    except ImportError:
+        print("(bleuscore not installed: pip install bleuscore)")
+    try:
+        import fast_bleu
+
+        others["fast-bleu (per pair, on tokens)"] = lambda k: [
+            fast_bleu.BLEU([ref_tok[i]], {"b": (0.25,) * 4}).get_score([hyp_tok[i]])["b"][0] for i in range(k)
+        ]
+    except ImportError:
+        print("(fast-bleu not installed: pip install fast-bleu)")
+    bench_task(table, "promptflow BLEU: tokenize + nltk method4", m, args.repeats,
+               lambda: bleu(hyps, refs), others, exact="nltk (promptflow tokenize + method4)")
+
+    def compat_loop() -> np.ndarray:
+        sm = compat_nltk.SmoothingFunction().method4
+        return np.array([compat_nltk.sentence_bleu([r], h, smoothing_function=sm) for h, r in zip(hyp_tok, ref_tok)], dtype=np.float64)
+
+    bench_task(table, "nltk sentence_bleu on tokens (method4, one call per pair)", m, args.repeats, compat_loop,
+               {"nltk sentence_bleu": lambda k: [sentence_bleu([ref_tok[i]], hyp_tok[i], smoothing_function=method4) for i in range(k)]},
+               exact="nltk sentence_bleu")
+
+    bench_task(table, "promptflow GLEU: tokenize + nltk sentence_gleu", m, args.repeats, lambda: gleu(hyps, refs),
+               {"nltk (promptflow tokenize + gleu)": lambda k: [sentence_gleu([tokenize(refs[i])], tokenize(hyps[i])) for i in range(k)]},
+               exact="nltk (promptflow tokenize + gleu)")
+
+    bench_task(table, "SQuAD token F1", m, args.repeats, lambda: f1(hyps, refs),
+               {"pure Python SQuAD F1": lambda k: [squad_f1_python(hyps[i], refs[i]) for i in range(k)]},
+               exact="pure Python SQuAD F1")
+
+    bench_task(table, "sacrebleu sentence_bleu (13a, exp, effective order)", m, args.repeats,
+               lambda: sacrebleu_bleu(hyps, refs),
+               {"sacrebleu 2.6.0": lambda k: [sacrebleu.sentence_bleu(hyps[i], [refs[i]]).score for i in range(k)]},
+               exact="sacrebleu 2.6.0")
+
+
+def _promptflow_tokenizer() -> Callable[[str], list[str]]:
+    try:
+        from promptflow.evals._common.utils import nltk_tokenize
+
+        return nltk_tokenize
+    except ImportError:
+        from nltk import word_tokenize
+        from nltk.tokenize.nist import NISTTokenizer
+
+        nist = NISTTokenizer()
+
+        def tokenize(text: str) -> list[str]:
+            if all("\u0020" <= c <= "\u007e" or "\u00a0" <= c <= "\u00ff" for c in text):
+                return word_tokenize(text)
+            return nist.international_tokenize(text)
+
+        return tokenize
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""Command line: ``rapideval score [DATASET]`` prints a summary table of deterministic metrics.
+
+With no dataset it scores the example shipped inside the package (500 rows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import pathlib
+import sys
+import time
+from importlib import resources
+from typing import Any, Sequence
+
+from . import _core
+from .score import DEFAULT_METRICS, METRICS, score, summarize
+
+
+def _read_rows(path: pathlib.Path) -> list[dict[str, Any]]:
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson"):
+        rows = []
+        with open(path, encoding="utf8") as f:
+            for lineno, line in enumerate(f, 1):
+                if line.strip():
+                    try:
+                        rows.append(json.loads(line))
+                    except json.JSONDecodeError as e:
+                        raise ValueError(f"{path}:{lineno}: not valid JSON ({e.msg})") from None
+        return rows
+    if suffix == ".json":
+        with open(path, encoding="utf8") as f:
+            data = json.load(f)
+        if not isinstance(data, list):
+            raise ValueError(f"{path}: expected a JSON list of objects")
+        return data
+    if suffix in (".csv", ".tsv"):
+        with open(path, encoding="utf8", newline="") as f:
+            return list(csv.DictReader(f, delimiter="\t" if suffix == ".tsv" else ","))
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path).to_pylist()
+    raise ValueError(f"{path}: unsupported format {suffix!r} (use .jsonl, .json, .csv, .tsv or .parquet)")
+
+
+def _column(rows: list[dict[str, Any]], field: str, source: str) -> list[Any]:
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or field not in row:
+            raise ValueError(f"{source}: row {i} has no field {field!r}")
+        out.append(row[field])
+    return out
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    if args.dataset is None:
+        source = "example.jsonl (shipped with rapideval)"
+        with resources.as_file(resources.files("rapideval") / "data" / "example.jsonl") as p:
+            rows = _read_rows(p)
+    else:
+        source = str(args.dataset)
+        rows = _read_rows(pathlib.Path(args.dataset))
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    if args.threads:
+        _core.set_num_threads(args.threads)
+    responses = _column(rows, args.response_field, source)
+    references = _column(rows, args.reference_field, source)
+    start = time.perf_counter()
+    results = score(responses, references, metrics)
+    elapsed = time.perf_counter() - start
+
+    print(f"rapideval score: {len(rows)} rows from {source}, {len(metrics)} metrics in {elapsed:.3f} s "
+          f"({_core.get_num_threads()} threads)")
+    header = f"{'metric':<12} {'mean':>8} {'std':>8} {'min':>8} {'max':>8} {'n':>7}  reference"
+    print(header)
+    print("-" * len(header))
+    for name in metrics:
+        s = summarize(name, results[name])
+        print(f"{name:<12} {s.mean:>8.4f} {s.std:>8.4f} {s.minimum:>8.4f} {s.maximum:>8.4f} {s.n:>7}  {METRICS[name].reference}")
+    if args.output:
+        with open(args.output, "w", encoding="utf8") as f:
+            for i in range(len(rows)):
+                f.write(json.dumps({"row": i, **{m: float(results[m][i]) for m in metrics}}) + "\n")
+        print(f"per-row scores written to {args.output}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rapideval", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("score", help="score a dataset with deterministic metrics and print a summary table")
+    p.add_argument("dataset", nargs="?", help=".jsonl, .json, .csv, .tsv or .parquet (default: the shipped example)")
+    p.add_argument("--response-field", default="response")
+    p.add_argument("--reference-field", default="reference")
+    p.add_argument("--metrics", default=",".join(DEFAULT_METRICS), help=f"comma-separated, from: {', '.join(METRICS)}")
+    p.add_argument("--output", help="write per-row scores to this .jsonl file")
+    p.add_argument("--threads", type=int, default=0, help="worker threads (default: one per core)")
+    args = parser.parse_args(argv)
+    try:
+        return _cmd_score(args)
+    except (ValueError, TypeError, OSError) as e:
+        print(f"rapideval: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

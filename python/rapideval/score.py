@@ -1,0 +1,94 @@
+"""Score columns of responses against references with several deterministic metrics at once.
+
+The registry below is the one list of metrics the CLI and :func:`score` know, with the reference each
+one reproduces; the metric functions themselves live in :mod:`rapideval.metrics`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class Metric:
+    name: str
+    reference: str
+    compute: Callable[[list[Any], list[Any]], np.ndarray]
+
+
+def _bleu(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.bleu import bleu
+
+    return bleu(responses, references)
+
+
+def _gleu(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.gleu import gleu
+
+    return gleu(responses, references)
+
+
+def _f1(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.f1 import f1
+
+    return f1(responses, references)
+
+
+def _exact_match(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.f1 import exact_match
+
+    return exact_match(responses, references)
+
+
+def _sacrebleu(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.sacrebleu import sacrebleu_bleu
+
+    return sacrebleu_bleu(responses, references) / 100.0
+
+
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in [
+        Metric("bleu", "promptflow-evals 0.3.5 BleuScoreEvaluator (nltk sentence_bleu, method4)", _bleu),
+        Metric("gleu", "promptflow-evals 0.3.5 GleuScoreEvaluator (nltk sentence_gleu)", _gleu),
+        Metric("f1", "promptflow-evals 0.3.5 F1ScoreEvaluator (SQuAD token F1)", _f1),
+        Metric("exact_match", "SQuAD exact match (promptflow normalisation)", _exact_match),
+        Metric("sacrebleu", "sacrebleu 2.6.0 sentence_bleu / 100", _sacrebleu),
+    ]
+}
+
+DEFAULT_METRICS: tuple[str, ...] = ("bleu", "gleu", "f1", "exact_match", "sacrebleu")
+
+
+def score(responses: Sequence[Any], references: Sequence[Any], metrics: Sequence[str] = DEFAULT_METRICS) -> dict[str, np.ndarray]:
+    """Per-row scores of every named metric, as ``{name: float64 array}``."""
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {unknown}; available: {sorted(METRICS)}")
+    responses, references = list(responses), list(references)
+    return {m: METRICS[m].compute(responses, references) for m in metrics}
+
+
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """Summary statistics of one metric column (NaN rows are counted, not averaged)."""
+
+    metric: str
+    mean: float
+    std: float
+    minimum: float
+    maximum: float
+    n: int
+    n_nan: int
+
+
+def summarize(name: str, values: np.ndarray) -> Summary:
+    finite = values[~np.isnan(values)]
+    if finite.size == 0:
+        return Summary(name, math.nan, math.nan, math.nan, math.nan, 0, int(values.size))
+    std = float(finite.std(ddof=1)) if finite.size > 1 else math.nan
+    return Summary(name, float(finite.mean()), std, float(finite.min()), float(finite.max()), int(finite.size), int(values.size - finite.size))
