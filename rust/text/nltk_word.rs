@@ -129,6 +129,7 @@ impl Passes {
             present: &mut self.present,
         };
         pass(&mut rw);
+        // Every replacement ends past byte 0, so `copied > 0` means the pass changed the text.
         if rw.copied > 0 {
             let rest = rw.src.get(rw.copied..).unwrap_or("");
             rw.out.push_str(rest);
