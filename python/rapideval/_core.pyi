@@ -10,3 +10,29 @@ def get_num_threads() -> int: ...
 def tokenize(texts: Sequence[str], tokenizer: str) -> list[list[str]]: ...
 def sent_tokenize(texts: Sequence[str]) -> list[list[str]]: ...
 def normalize(texts: Sequence[str], kind: str) -> list[str]: ...
+
+# --- token F1 and exact match (rust/py/f1.rs)
+def f1_score(responses: Sequence[str], references: Sequence[str]) -> Any: ...  # numpy float64 array
+def exact_match(responses: Sequence[str], references: Sequence[str], normalize: bool) -> Any: ...
+
+# --- sacrebleu 2.6.0 BLEU (rust/py/sacrebleu.rs); each reference row is a str or a list of str
+def sacrebleu_sentence_bleu(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    tokenize: str,
+    lowercase: bool,
+    smooth_method: str,
+    smooth_value: float | None,
+    max_ngram_order: int,
+    effective_order: bool,
+) -> Any: ...  # numpy float64 array
+def sacrebleu_corpus_bleu(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    tokenize: str,
+    lowercase: bool,
+    smooth_method: str,
+    smooth_value: float | None,
+    max_ngram_order: int,
+    effective_order: bool,
+) -> tuple[float, list[float], list[float], list[float], float, int, int]: ...

@@ -1,1 +1,4 @@
 //! Metric families: a pure single-item function and a rayon batch function per family.
+
+pub mod f1;
+pub mod sacrebleu_bleu;

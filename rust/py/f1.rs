@@ -1,5 +1,50 @@
+//! Bindings of the SQuAD token F1 (promptflow F1ScoreEvaluator) and exact match.
+
+use numpy::PyArray1;
 use pyo3::prelude::*;
 
-pub(crate) fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use super::{check_same_length, first_error, run_detached, to_numpy, Texts};
+use crate::metrics::f1;
+
+/// promptflow-evals 0.3.5 `F1ScoreEvaluator` score of every (response, reference) row.
+#[pyfunction]
+fn f1_score<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let responses = Texts::new(responses, "responses")?;
+    let references = Texts::new(references, "references")?;
+    check_same_length(
+        ("responses", responses.len()),
+        ("references", references.len()),
+    )?;
+    let (answers, truths) = (responses.strs()?, references.strs()?);
+    let scores = first_error(run_detached(py, || f1::f1_score_batch(&answers, &truths))?)?;
+    Ok(to_numpy(py, scores))
+}
+
+/// Exact match of every row: SQuAD-normalised with `normalize`, else plain string equality.
+#[pyfunction]
+fn exact_match<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    normalize: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let responses = Texts::new(responses, "responses")?;
+    let references = Texts::new(references, "references")?;
+    check_same_length(
+        ("responses", responses.len()),
+        ("references", references.len()),
+    )?;
+    let (answers, truths) = (responses.strs()?, references.strs()?);
+    let scores = run_detached(py, || f1::exact_match_batch(&answers, &truths, normalize))?;
+    Ok(to_numpy(py, scores))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(f1_score, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_match, m)?)?;
     Ok(())
 }

@@ -15,6 +15,7 @@ use crate::error::Error;
 mod bleu;
 mod f1;
 mod gleu;
+mod sacrebleu;
 mod text;
 
 impl From<Error> for PyErr {
@@ -234,5 +235,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     gleu::register(m)?;
     f1::register(m)?;
+    sacrebleu::register(m)?;
     Ok(())
 }

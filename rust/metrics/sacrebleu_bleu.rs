@@ -1,0 +1,381 @@
+//! sacrebleu 2.6.0 BLEU (`sacrebleu.metrics.bleu.BLEU`), sentence and corpus level.
+//!
+//! Each segment reduces to integer sufficient statistics `[hyp_len, ref_len, correct_1..N,
+//! total_1..N]` (sacrebleu's own layout); a corpus is the element-wise sum of its segments, and the
+//! score is computed from summed statistics with sacrebleu's exact float operation order, so
+//! corpus, sentence and resampled scores all come from the same two functions.
+
+use ahash::AHashMap;
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::text::sacrebleu::SacrebleuTokenizer;
+use crate::text::unicode::{py_lower, py_rstrip, py_split};
+
+/// sacrebleu's `my_log(0.0)`.
+const LOG_ZERO: f64 = -9999999999.0;
+
+/// `BLEU(smooth_method=..., smooth_value=...)`; the values are already resolved to sacrebleu's
+/// defaults (floor 0.1, add-k 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Smoothing {
+    None,
+    Floor(f64),
+    AddK(f64),
+    Exp,
+}
+
+impl Smoothing {
+    /// sacrebleu's method name and optional value (`None` falls back to the method's default).
+    pub fn from_name(method: &str, value: Option<f64>) -> Result<Self> {
+        Ok(match method {
+            "none" => Smoothing::None,
+            "floor" => Smoothing::Floor(value.unwrap_or(0.1)),
+            "add-k" => Smoothing::AddK(value.unwrap_or(1.0)),
+            "exp" => Smoothing::Exp,
+            other => {
+                return Err(Error::InvalidValue(format!(
+                    "unknown smooth_method {other:?}; expected one of none, floor, add-k, exp"
+                )))
+            }
+        })
+    }
+}
+
+/// The options of `sacrebleu.BLEU` this port supports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BleuConfig {
+    pub tokenizer: SacrebleuTokenizer,
+    pub lowercase: bool,
+    pub smoothing: Smoothing,
+    pub max_ngram_order: usize,
+    pub effective_order: bool,
+}
+
+impl BleuConfig {
+    pub fn new(
+        tokenizer: SacrebleuTokenizer,
+        lowercase: bool,
+        smoothing: Smoothing,
+        max_ngram_order: usize,
+        effective_order: bool,
+    ) -> Result<Self> {
+        if max_ngram_order == 0 {
+            return Err(Error::InvalidValue(
+                "max_ngram_order must be at least 1".to_string(),
+            ));
+        }
+        Ok(BleuConfig {
+            tokenizer,
+            lowercase,
+            smoothing,
+            max_ngram_order,
+            effective_order,
+        })
+    }
+
+    /// The length of one statistics vector.
+    pub fn stats_len(&self) -> usize {
+        2 + 2 * self.max_ngram_order
+    }
+
+    /// `BLEU._preprocess_segment`: optional `lower()`, then the tokenizer on `rstrip()`.
+    fn preprocess(&self, sentence: &str) -> String {
+        if self.lowercase {
+            self.tokenizer.apply(py_rstrip(&py_lower(sentence)))
+        } else {
+            self.tokenizer.apply(py_rstrip(sentence))
+        }
+    }
+}
+
+/// `BLEUScore`: the score (0-100) and the values it was computed from. `counts`/`totals` are
+/// floats because add-k smoothing adds its value to them, as sacrebleu does in place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BleuScore {
+    pub score: f64,
+    pub counts: Vec<f64>,
+    pub totals: Vec<f64>,
+    pub precisions: Vec<f64>,
+    pub bp: f64,
+    pub sys_len: i64,
+    pub ref_len: i64,
+}
+
+type NgramCounts<'a> = AHashMap<&'a [&'a str], i64>;
+
+/// `extract_all_word_ngrams`: counts of every n-gram of orders 1..=max_order.
+fn ngram_counts<'a>(tokens: &'a [&'a str], max_order: usize) -> NgramCounts<'a> {
+    let mut counts = NgramCounts::with_capacity(tokens.len() * max_order);
+    for n in 1..=max_order {
+        for gram in tokens.windows(n) {
+            *counts.entry(gram).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+/// `BLEU._get_closest_ref_len`: the reference length closest to `hyp_len`, the shorter on ties;
+/// -1 when there is no reference.
+fn closest_ref_len(hyp_len: i64, ref_lens: &[i64]) -> i64 {
+    let mut best: Option<(i64, i64)> = None;
+    for &len in ref_lens {
+        let diff = (hyp_len - len).abs();
+        match best {
+            Some((d, l)) if diff > d || (diff == d && len >= l) => {}
+            _ => best = Some((diff, len)),
+        }
+    }
+    best.map_or(-1, |(_, len)| len)
+}
+
+/// The statistics of one segment against its references (`_extract_reference_info` and
+/// `_compute_segment_statistics`): reference n-gram counts are the maximum over references.
+/// A segment without references is sacrebleu's error case unless the hypothesis is empty.
+pub fn segment_stats(cfg: &BleuConfig, hypothesis: &str, references: &[&str]) -> Result<Vec<i64>> {
+    let order = cfg.max_ngram_order;
+    let ref_lines: Vec<String> = references.iter().map(|r| cfg.preprocess(r)).collect();
+    let ref_tokens: Vec<Vec<&str>> = ref_lines.iter().map(|r| py_split(r).collect()).collect();
+    let ref_lens: Vec<i64> = ref_tokens.iter().map(|t| t.len() as i64).collect();
+    let mut ref_max: Option<NgramCounts> = None;
+    for tokens in &ref_tokens {
+        let counts = ngram_counts(tokens, order);
+        match ref_max.as_mut() {
+            None => ref_max = Some(counts),
+            Some(max) => {
+                for (gram, count) in counts {
+                    let entry = max.entry(gram).or_insert(0);
+                    *entry = (*entry).max(count);
+                }
+            }
+        }
+    }
+
+    let hyp_line = cfg.preprocess(hypothesis);
+    let hyp_tokens: Vec<&str> = py_split(&hyp_line).collect();
+    let hyp_len = hyp_tokens.len() as i64;
+    let mut correct = vec![0i64; order];
+    let mut total = vec![0i64; order];
+    for (gram, count) in ngram_counts(&hyp_tokens, order) {
+        let n = gram.len() - 1;
+        total[n] += count;
+        let ref_counts = ref_max.as_ref().ok_or_else(|| {
+            Error::InvalidValue("a segment has no reference (all references are None)".to_string())
+        })?;
+        if let Some(&ref_count) = ref_counts.get(gram) {
+            correct[n] += count.min(ref_count);
+        }
+    }
+    let mut stats = Vec::with_capacity(cfg.stats_len());
+    stats.push(hyp_len);
+    stats.push(closest_ref_len(hyp_len, &ref_lens));
+    stats.extend(correct);
+    stats.extend(total);
+    Ok(stats)
+}
+
+/// `sacrebleu.utils.my_log`; `math.log` of a negative number is Python's domain error.
+fn my_log(p: f64) -> Result<f64> {
+    if p == 0.0 {
+        Ok(LOG_ZERO)
+    } else if p < 0.0 {
+        Err(Error::Reference("math domain error".to_string()))
+    } else {
+        Ok(p.ln())
+    }
+}
+
+/// `BLEU.compute_bleu` on (summed) statistics, in sacrebleu's operation order.
+pub fn compute_bleu(cfg: &BleuConfig, stats: &[i64]) -> Result<BleuScore> {
+    let order = cfg.max_ngram_order;
+    let wrong_length = || {
+        Error::InvalidValue(format!(
+            "BLEU statistics have {} values, expected {} for max_ngram_order {order}",
+            stats.len(),
+            cfg.stats_len()
+        ))
+    };
+    let [sys_len, ref_len, ngram_stats @ ..] = stats else {
+        return Err(wrong_length());
+    };
+    if ngram_stats.len() != 2 * order {
+        return Err(wrong_length());
+    }
+    let (sys_len, ref_len) = (*sys_len, *ref_len);
+    let (correct, total) = ngram_stats.split_at(order);
+
+    let mut bp = 1.0;
+    if sys_len < ref_len {
+        bp = if sys_len > 0 {
+            (1.0 - ref_len as f64 / sys_len as f64).exp()
+        } else {
+            0.0
+        };
+    }
+    let mut counts: Vec<f64> = correct.iter().map(|&c| c as f64).collect();
+    let mut totals: Vec<f64> = total.iter().map(|&t| t as f64).collect();
+    let mut precisions = vec![0.0; order];
+    let mut result = BleuScore {
+        score: 0.0,
+        counts: Vec::new(),
+        totals: Vec::new(),
+        precisions: Vec::new(),
+        bp,
+        sys_len,
+        ref_len,
+    };
+    if correct.iter().all(|&c| c == 0) {
+        result.counts = counts;
+        result.totals = totals;
+        result.precisions = precisions;
+        return Ok(result);
+    }
+
+    let mut smooth_mteval = 1.0;
+    let mut eff_order = order;
+    for n in 0..order {
+        if let (Smoothing::AddK(k), true) = (cfg.smoothing, n > 0) {
+            counts[n] += k;
+            totals[n] += k;
+        }
+        if totals[n] == 0.0 {
+            break;
+        }
+        if cfg.effective_order {
+            eff_order = n + 1;
+        }
+        if counts[n] == 0.0 {
+            match cfg.smoothing {
+                Smoothing::Exp => {
+                    smooth_mteval *= 2.0;
+                    precisions[n] = 100.0 / (smooth_mteval * totals[n]);
+                }
+                Smoothing::Floor(value) => precisions[n] = 100.0 * value / totals[n],
+                Smoothing::AddK(_) | Smoothing::None => {}
+            }
+        } else {
+            precisions[n] = 100.0 * counts[n] / totals[n];
+        }
+    }
+
+    let mut log_sum = 0.0;
+    for &p in &precisions[..eff_order] {
+        log_sum += my_log(p)?;
+    }
+    result.score = bp * (log_sum / eff_order as f64).exp();
+    result.counts = counts;
+    result.totals = totals;
+    result.precisions = precisions;
+    Ok(result)
+}
+
+/// `BLEU(...).sentence_score(hypothesis, references)`.
+pub fn sentence_bleu(cfg: &BleuConfig, hypothesis: &str, references: &[&str]) -> Result<BleuScore> {
+    compute_bleu(cfg, &segment_stats(cfg, hypothesis, references)?)
+}
+
+/// The statistics of every segment, in parallel (`references[i]` holds segment i's references).
+pub fn corpus_stats(
+    cfg: &BleuConfig,
+    hypotheses: &[&str],
+    references: &[Vec<&str>],
+) -> Vec<Result<Vec<i64>>> {
+    hypotheses
+        .par_iter()
+        .zip(references.par_iter())
+        .map(|(h, r)| segment_stats(cfg, h, r))
+        .collect()
+}
+
+/// The element-wise sum of segment statistics (sacrebleu's `sum_of_lists`).
+pub fn sum_stats(cfg: &BleuConfig, segments: &[Vec<i64>]) -> Vec<i64> {
+    let mut sum = vec![0i64; cfg.stats_len()];
+    for segment in segments {
+        for (s, v) in sum.iter_mut().zip(segment) {
+            *s += v;
+        }
+    }
+    sum
+}
+
+/// `BLEU(...).corpus_score(hypotheses, references)` with references given per segment.
+pub fn corpus_bleu(
+    cfg: &BleuConfig,
+    hypotheses: &[&str],
+    references: &[Vec<&str>],
+) -> Result<BleuScore> {
+    if hypotheses.is_empty() {
+        return Err(Error::InvalidValue(
+            "corpus BLEU needs at least one segment".to_string(),
+        ));
+    }
+    let segments = corpus_stats(cfg, hypotheses, references)
+        .into_iter()
+        .enumerate()
+        .map(|(row, s)| s.map_err(|e| Error::InvalidValue(format!("row {row}: {e}"))))
+        .collect::<Result<Vec<_>>>()?;
+    compute_bleu(cfg, &sum_stats(cfg, &segments))
+}
+
+/// Sentence BLEU of each segment in parallel (`references[i]` holds segment i's references).
+pub fn sentence_bleu_batch(
+    cfg: &BleuConfig,
+    hypotheses: &[&str],
+    references: &[Vec<&str>],
+) -> Vec<Result<f64>> {
+    hypotheses
+        .par_iter()
+        .zip(references.par_iter())
+        .map(|(h, r)| sentence_bleu(cfg, h, r).map(|s| s.score))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(smoothing: Smoothing, effective_order: bool) -> Result<BleuConfig> {
+        BleuConfig::new(
+            SacrebleuTokenizer::Thirteen,
+            false,
+            smoothing,
+            4,
+            effective_order,
+        )
+    }
+
+    #[test]
+    fn identical_sentence_is_exp_log_100() -> Result<()> {
+        let s = sentence_bleu(
+            &cfg(Smoothing::Exp, true)?,
+            "the cat sat on the mat",
+            &["the cat sat on the mat"],
+        )?;
+        assert_eq!(s.score, 100.00000000000004);
+        assert_eq!(s.counts, [6.0, 5.0, 4.0, 3.0]);
+        Ok(())
+    }
+
+    #[test]
+    fn clipping_and_closest_length() -> Result<()> {
+        let c = cfg(Smoothing::Exp, false)?;
+        let stats = segment_stats(
+            &c,
+            "the the the the the the the",
+            &["the cat sat on the mat", "a b"],
+        )?;
+        assert_eq!(stats, [7, 6, 2, 0, 0, 0, 7, 6, 5, 4]);
+        assert_eq!(closest_ref_len(5, &[4, 6, 7]), 4);
+        assert_eq!(closest_ref_len(5, &[]), -1);
+        Ok(())
+    }
+
+    #[test]
+    fn empty_inputs_score_zero() -> Result<()> {
+        let c = cfg(Smoothing::Exp, true)?;
+        assert_eq!(sentence_bleu(&c, "", &[""])?.score, 0.0);
+        assert_eq!(sentence_bleu(&c, "", &[])?.ref_len, -1);
+        assert!(sentence_bleu(&c, "x", &[]).is_err());
+        Ok(())
+    }
+}
