@@ -10,3 +10,35 @@ def get_num_threads() -> int: ...
 def tokenize(texts: Sequence[str], tokenizer: str) -> list[list[str]]: ...
 def sent_tokenize(texts: Sequence[str]) -> list[list[str]]: ...
 def normalize(texts: Sequence[str], kind: str) -> list[str]: ...
+
+# --- nltk BLEU and GLEU (rust/py/bleu.rs, rust/py/gleu.rs)
+def nltk_corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
+    hypotheses: Sequence[Sequence[str] | str],
+    max_order: int,
+    weights: list[list[float]],
+    method: str,
+    epsilon: int | float,
+    alpha: int | float,
+    k: int | float,
+) -> list[float] | None: ...
+def bleu_batch(
+    responses: Sequence[str],
+    references: Sequence[str | Sequence[str]],
+    tokenizer: str,
+    weights: list[float],
+    method: str,
+    epsilon: int | float,
+    alpha: int | float,
+    k: int | float,
+    auto_reweigh: bool,
+) -> Any: ...
+def nltk_corpus_gleu(
+    list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
+    hypotheses: Sequence[Sequence[str] | str],
+    min_len: int,
+    max_len: int,
+) -> float: ...
+def gleu_batch(
+    responses: Sequence[str], references: Sequence[str | Sequence[str]], tokenizer: str, min_len: int, max_len: int
+) -> Any: ...
