@@ -36,3 +36,34 @@ def sacrebleu_corpus_bleu(
     max_ngram_order: int,
     effective_order: bool,
 ) -> tuple[float, list[float], list[float], list[float], float, int, int]: ...
+# --- nltk BLEU and GLEU (rust/py/bleu.rs, rust/py/gleu.rs)
+def nltk_corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
+    hypotheses: Sequence[Sequence[str] | str],
+    max_order: int,
+    weights: list[list[float]],
+    method: str,
+    epsilon: int | float,
+    alpha: int | float,
+    k: int | float,
+) -> list[float] | None: ...
+def bleu_batch(
+    responses: Sequence[str],
+    references: Sequence[str | Sequence[str]],
+    tokenizer: str,
+    weights: list[float],
+    method: str,
+    epsilon: int | float,
+    alpha: int | float,
+    k: int | float,
+    auto_reweigh: bool,
+) -> Any: ...
+def nltk_corpus_gleu(
+    list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
+    hypotheses: Sequence[Sequence[str] | str],
+    min_len: int,
+    max_len: int,
+) -> float: ...
+def gleu_batch(
+    responses: Sequence[str], references: Sequence[str | Sequence[str]], tokenizer: str, min_len: int, max_len: int
+) -> Any: ...

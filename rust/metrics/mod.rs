@@ -2,3 +2,6 @@
 
 pub mod f1;
 pub mod sacrebleu_bleu;
+pub mod bleu;
+pub mod gleu;
+mod pynum;

@@ -1,5 +1,64 @@
+//! nltk GLEU bindings: the drop-in `corpus_gleu` behind `rapideval.compat.nltk` and the batch API
+//! behind `rapideval.metrics.gleu`.
+
+use numpy::PyArray1;
 use pyo3::prelude::*;
 
-pub(crate) fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use super::bleu::{raise, TokenCorpus};
+use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch};
+use crate::text::Tokenizer;
+
+/// Corpora with at least this many segments are scored with the GIL released.
+const DETACH_SEGMENTS: usize = 64;
+
+/// nltk `corpus_gleu(list_of_references, hypotheses, min_len, max_len)`; raises what nltk raises.
+#[pyfunction]
+fn nltk_corpus_gleu(
+    py: Python<'_>,
+    list_of_references: &Bound<'_, PyAny>,
+    hypotheses: &Bound<'_, PyAny>,
+    min_len: i64,
+    max_len: i64,
+) -> PyResult<f64> {
+    let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
+    corpus.with_tokens(|references, hypotheses| {
+        let score = if hypotheses.len() >= DETACH_SEGMENTS {
+            run_detached(py, || corpus_gleu(references, hypotheses, min_len, max_len))?
+        } else {
+            corpus_gleu(references, hypotheses, min_len, max_len)
+        };
+        score.map_err(raise)
+    })
+}
+
+/// Sentence GLEU per row after tokenizing (promptflow-evals `GleuScoreEvaluator` with the
+/// promptflow tokenizer and the defaults), as a float64 array.
+#[pyfunction]
+fn gleu_batch<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    tokenizer: &str,
+    min_len: i64,
+    max_len: i64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let tokenizer = Tokenizer::from_name(tokenizer)?;
+    let responses = Texts::new(responses, "responses")?;
+    let references = References::new(references, "references")?;
+    check_same_length(
+        ("responses", responses.len()),
+        ("references", references.len()),
+    )?;
+    let (responses, references) = (responses.strs()?, references.strs()?);
+    let scores = run_detached(py, || {
+        batch(&responses, &references, tokenizer, min_len, max_len)
+    })?;
+    Ok(to_numpy(py, first_error(scores)?))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(nltk_corpus_gleu, m)?)?;
+    m.add_function(wrap_pyfunction!(gleu_batch, m)?)?;
     Ok(())
 }

@@ -1,0 +1,56 @@
+"""Sentence BLEU per row: by default promptflow-evals 0.3.5 ``BleuScoreEvaluator``, i.e. nltk 3.10.4
+``sentence_bleu([nltk_tokenize(ground_truth)], nltk_tokenize(answer),
+smoothing_function=SmoothingFunction().method4)``, bit for bit."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _core
+from .._inputs import as_list, as_references
+from ..compat.nltk import _smoothing
+
+__all__ = ["bleu"]
+
+
+def bleu(
+    responses: Any,
+    references: Any,
+    *,
+    tokenizer: str = "promptflow",
+    smoothing: Any = "method4",
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    auto_reweigh: bool = False,
+) -> np.ndarray:
+    """nltk 3.10.4 ``sentence_bleu`` of each response against its reference(s), after tokenizing
+    both with ``tokenizer`` (default ``promptflow``: promptflow-evals 0.3.5 ``nltk_tokenize``).
+
+    With the defaults this equals promptflow-evals 0.3.5 ``BleuScoreEvaluator()(answer=response,
+    ground_truth=reference)["bleu_score"]`` bit for bit (nltk's int ``0`` becomes ``0.0``).
+
+    ``references``: one ``str`` per row, or a list of ``str`` per row (several references).
+    ``smoothing``: ``"method0"`` … ``"method7"`` with nltk's default parameters, or
+    ``rapideval.compat.nltk.SmoothingFunction(epsilon, alpha, k).methodN``. method0 does not warn
+    here. ``auto_reweigh`` applies to weights equal to ``(0.25, 0.25, 0.25, 0.25)``.
+    Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released;
+    the result does not depend on the thread count. Returns a float64 array, one score per row.
+    Raises ``ValueError`` naming the row where nltk raises (an empty reference list, method6
+    without trigram matches) and ``TypeError`` for a non-``str`` value.
+    """
+    if isinstance(smoothing, str):
+        method, epsilon, alpha, k = smoothing, 0.1, 5, 5
+    else:
+        method, epsilon, alpha, k = _smoothing(smoothing)
+    return _core.bleu_batch(
+        as_list(responses, "responses"),
+        as_references(references),
+        tokenizer,
+        [float(w) for w in weights],
+        method,
+        epsilon,
+        alpha,
+        k,
+        bool(auto_reweigh),
+    )

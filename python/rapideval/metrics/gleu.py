@@ -1,0 +1,42 @@
+"""Sentence GLEU per row: by default promptflow-evals 0.3.5 ``GleuScoreEvaluator``, i.e. nltk 3.10.4
+``sentence_gleu([nltk_tokenize(ground_truth)], nltk_tokenize(answer))``, bit for bit."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .._inputs import as_list, as_references
+
+__all__ = ["gleu"]
+
+
+def gleu(
+    responses: Any,
+    references: Any,
+    *,
+    tokenizer: str = "promptflow",
+    min_len: int = 1,
+    max_len: int = 4,
+) -> np.ndarray:
+    """nltk 3.10.4 ``sentence_gleu`` of each response against its reference(s) with n-gram orders
+    ``min_len`` to ``max_len``, after tokenizing both with ``tokenizer`` (default ``promptflow``:
+    promptflow-evals 0.3.5 ``nltk_tokenize``).
+
+    With the defaults this equals promptflow-evals 0.3.5 ``GleuScoreEvaluator()(answer=response,
+    ground_truth=reference)["gleu_score"]`` bit for bit.
+
+    ``references``: one ``str`` per row, or a list of ``str`` per row (several references).
+    Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released;
+    the result does not depend on the thread count. Returns a float64 array, one score per row.
+    """
+    return _core.gleu_batch(
+        as_list(responses, "responses"),
+        as_references(references),
+        tokenizer,
+        operator.index(min_len),
+        operator.index(max_len),
+    )

@@ -1,0 +1,774 @@
+//! nltk 3.10.4 BLEU (`nltk.translate.bleu_score`): `sentence_bleu`, `corpus_bleu` and the eight
+//! `SmoothingFunction` methods (Chen & Cherry 2014), bit for bit. Precisions stay nltk's
+//! unnormalised count fractions, smoothing repeats its int / Fraction / float arithmetic, the
+//! weighted log precisions are summed with `math.fsum`, and nltk's early `return 0` (an int, before
+//! any smoothing) stays distinct from a float score.
+
+use std::hash::Hash;
+
+use ahash::AHashMap;
+use num_bigint::BigInt;
+use rayon::prelude::*;
+
+use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
+pub use super::pynum::{PyExc, Raised};
+use crate::error::{Error, Result};
+use crate::text::Tokenizer;
+
+/// Corpora with at least this many segments count their n-grams in parallel.
+const PARALLEL_SEGMENTS: usize = 64;
+
+/// Id of a reference token that the hypothesis does not contain (no n-gram with it can match).
+pub(crate) const ABSENT: u32 = u32::MAX;
+
+/// `SmoothingFunction().method0` … `method7`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Method0,
+    Method1,
+    Method2,
+    Method3,
+    Method4,
+    Method5,
+    Method6,
+    Method7,
+}
+
+impl Method {
+    pub fn from_name(name: &str) -> Result<Method> {
+        Ok(match name {
+            "method0" => Method::Method0,
+            "method1" => Method::Method1,
+            "method2" => Method::Method2,
+            "method3" => Method::Method3,
+            "method4" => Method::Method4,
+            "method5" => Method::Method5,
+            "method6" => Method::Method6,
+            "method7" => Method::Method7,
+            other => {
+                return Err(Error::InvalidValue(format!(
+                    "unknown smoothing {other:?}; expected method0 … method7"
+                )))
+            }
+        })
+    }
+}
+
+/// A smoothing parameter as Python holds it: its type decides whether nltk's arithmetic stays
+/// exact (int) or turns float.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Param {
+    Int(i64),
+    Float(f64),
+}
+
+impl Param {
+    fn num(self) -> Num {
+        match self {
+            Param::Int(i) => Num::int(i),
+            Param::Float(x) => Num::Float(x),
+        }
+    }
+}
+
+/// `SmoothingFunction(epsilon, alpha, k).<method>`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Smoothing {
+    pub method: Method,
+    /// Used by method1 (nltk default 0.1).
+    pub epsilon: Param,
+    /// Used by method6 (nltk default 5).
+    pub alpha: Param,
+    /// Used by method4 and method7 (nltk default 5).
+    pub k: Param,
+}
+
+impl Smoothing {
+    /// The method with nltk's default parameters `SmoothingFunction()`.
+    pub fn new(method: Method) -> Smoothing {
+        Smoothing {
+            method,
+            epsilon: Param::Float(0.1),
+            alpha: Param::Int(5),
+            k: Param::Int(5),
+        }
+    }
+}
+
+/// A BLEU result: nltk's int `0` (no unigram matches, returned before smoothing) or one float per
+/// weight vector.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Bleu {
+    Zero,
+    Scores(Vec<f64>),
+}
+
+impl Bleu {
+    /// The first score as a float (`0.0` for the int-0 result).
+    pub fn first(&self) -> f64 {
+        match self {
+            Bleu::Zero => 0.0,
+            Bleu::Scores(s) => s.first().copied().unwrap_or(0.0),
+        }
+    }
+}
+
+/// One hypothesis with its references.
+#[derive(Debug)]
+pub struct Segment<'a, T> {
+    pub references: &'a [Vec<T>],
+    pub hypothesis: &'a [T],
+}
+
+impl<T> Clone for Segment<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Segment<'_, T> {}
+
+/// A segment with its tokens replaced by small integer ids (hypothesis tokens first, `0..vocabulary`;
+/// reference tokens missing from the hypothesis become `ABSENT`).
+pub(crate) struct Interned {
+    pub(crate) hypothesis: Vec<u32>,
+    pub(crate) references: Vec<Vec<u32>>,
+    pub(crate) vocabulary: u32,
+}
+
+pub(crate) fn intern<T: Eq + Hash>(references: &[Vec<T>], hypothesis: &[T]) -> Interned {
+    let mut ids: AHashMap<&T, u32> = AHashMap::with_capacity(hypothesis.len());
+    let hypothesis = hypothesis
+        .iter()
+        .map(|t| {
+            let next = ids.len() as u32;
+            *ids.entry(t).or_insert(next)
+        })
+        .collect();
+    let references = references
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|t| ids.get(t).copied().unwrap_or(ABSENT))
+                .collect()
+        })
+        .collect();
+    Interned {
+        hypothesis,
+        references,
+        vocabulary: ids.len() as u32,
+    }
+}
+
+/// Ids of the hypothesis n-grams of one segment. A unigram's id is its token id; a longer n-gram's
+/// id is found from (id of its prefix, last token), so each n-gram costs one hash of a u64
+/// whatever its order, and ids of one order form a contiguous range.
+pub(crate) struct GramIds {
+    ids: AHashMap<u64, u32>,
+    next: u32,
+}
+
+impl GramIds {
+    /// Ids after the `vocabulary` token ids, with room for `capacity` n-grams.
+    pub(crate) fn new(vocabulary: u32, capacity: usize) -> GramIds {
+        GramIds {
+            ids: AHashMap::with_capacity(capacity),
+            next: vocabulary,
+        }
+    }
+
+    /// Number of ids handed out so far (token ids included).
+    pub(crate) fn len(&self) -> u32 {
+        self.next
+    }
+
+    /// The id of `prefix + token`, a new one for an n-gram not seen yet.
+    pub(crate) fn insert(&mut self, prefix: u32, token: u32) -> u32 {
+        let next = self.next;
+        let id = *self
+            .ids
+            .entry(u64::from(prefix) << 32 | u64::from(token))
+            .or_insert(next);
+        if id == next {
+            self.next += 1;
+        }
+        id
+    }
+
+    /// The id of `prefix + token` if the hypothesis has that n-gram, else `ABSENT`.
+    pub(crate) fn get(&self, prefix: u32, token: u32) -> u32 {
+        if prefix == ABSENT || token == ABSENT {
+            return ABSENT;
+        }
+        self.ids
+            .get(&(u64::from(prefix) << 32 | u64::from(token)))
+            .copied()
+            .unwrap_or(ABSENT)
+    }
+}
+
+/// Count the ids in `lo..lo + counts.len()` into `counts` (others, like `ABSENT`, are skipped).
+fn count_ids(ids: &[u32], lo: u32, counts: &mut [u64]) {
+    for &id in ids {
+        if let Some(c) = counts.get_mut(id.wrapping_sub(lo) as usize) {
+            *c += 1;
+        }
+    }
+}
+
+/// nltk `modified_precision(references, hypothesis, n)` for n = 1..=max_order, each as its raw
+/// (numerator, denominator): hypothesis n-gram counts clipped by their maximum count in any one
+/// reference.
+fn modified_precisions(segment: &Interned, max_order: usize) -> Vec<(u64, u64)> {
+    let capacity = segment.hypothesis.len() * max_order.saturating_sub(1);
+    let mut grams = GramIds::new(segment.vocabulary, capacity);
+    // The id of the current-order n-gram starting at each position.
+    let mut hyp = segment.hypothesis.clone();
+    let mut refs = segment.references.clone();
+    let (mut counts, mut best, mut current) = (Vec::new(), Vec::new(), Vec::new());
+    let mut out = Vec::with_capacity(max_order);
+    let mut lo = 0;
+    for n in 1..=max_order {
+        if n > 1 {
+            lo = grams.len();
+            hyp.pop();
+            for (i, id) in hyp.iter_mut().enumerate() {
+                *id = grams.insert(*id, segment.hypothesis[i + n - 1]);
+            }
+            for (r, ids) in segment.references.iter().zip(&mut refs) {
+                ids.pop();
+                for (i, id) in ids.iter_mut().enumerate() {
+                    *id = grams.get(*id, r[i + n - 1]);
+                }
+            }
+        }
+        if hyp.is_empty() {
+            out.push((0, 1));
+            continue;
+        }
+        let size = (grams.len() - lo) as usize;
+        counts.clear();
+        counts.resize(size, 0u64);
+        count_ids(&hyp, lo, &mut counts);
+        best.clear();
+        best.resize(size, 0u64);
+        for ids in &refs {
+            current.clear();
+            current.resize(size, 0u64);
+            count_ids(ids, lo, &mut current);
+            for (b, c) in best.iter_mut().zip(&current) {
+                *b = (*b).max(*c);
+            }
+        }
+        let clipped = counts.iter().zip(&best).map(|(c, b)| *c.min(b)).sum();
+        out.push((clipped, hyp.len() as u64));
+    }
+    out
+}
+
+/// The reference length closest to the hypothesis length, the shorter one on ties.
+fn closest_ref_length<T>(references: &[Vec<T>], hyp_len: usize) -> usize {
+    references
+        .iter()
+        .map(Vec::len)
+        .min_by_key(|&r| (r.abs_diff(hyp_len), r))
+        .unwrap_or(0)
+}
+
+struct SegmentCounts {
+    numerators: Vec<u64>,
+    denominators: Vec<u64>,
+    hyp_len: u64,
+    ref_len: u64,
+}
+
+fn segment_counts<T: Eq + Hash>(segment: &Segment<'_, T>, max_order: usize) -> SegmentCounts {
+    let interned = intern(segment.references, segment.hypothesis);
+    let (numerators, denominators) = modified_precisions(&interned, max_order)
+        .into_iter()
+        .unzip();
+    let hyp_len = segment.hypothesis.len();
+    SegmentCounts {
+        numerators,
+        denominators,
+        hyp_len: hyp_len as u64,
+        ref_len: closest_ref_length(segment.references, hyp_len) as u64,
+    }
+}
+
+/// The corpus totals `corpus_bleu` computes before smoothing, plus the last segment (nltk's
+/// smoothing functions see the last loop values of `references` and `hypothesis`).
+pub struct CorpusStats<'a, T> {
+    numerators: Vec<u64>,
+    denominators: Vec<u64>,
+    hyp_len: u64,
+    ref_len: u64,
+    last: Option<Segment<'a, T>>,
+}
+
+/// The precisions after smoothing (ints, Fractions or floats, as in nltk).
+pub struct Precisions(Vec<Num>);
+
+/// Sum the n-gram statistics of a corpus for orders `1..=max_order`, raising what nltk raises
+/// before smoothing.
+pub fn corpus_stats<'a, T: Eq + Hash + Sync>(
+    segments: &[Segment<'a, T>],
+    max_order: usize,
+) -> std::result::Result<CorpusStats<'a, T>, Raised> {
+    if let Some(s) = segments.iter().find(|s| s.references.is_empty()) {
+        // nltk looks up the hypothesis' first unigram among no reference counts before it takes
+        // the min() over no reference lengths.
+        return Err(if max_order > 0 && !s.hypothesis.is_empty() {
+            Raised::new(
+                PyExc::Key,
+                "the first token of a hypothesis without references",
+            )
+        } else {
+            Raised::new(PyExc::Value, "min() arg is an empty sequence")
+        });
+    }
+    if segments.is_empty() && max_order > 0 {
+        return Err(Raised::new(PyExc::ZeroDivision, "Fraction(0, 0)"));
+    }
+    let per_segment: Vec<SegmentCounts> = if segments.len() >= PARALLEL_SEGMENTS {
+        segments
+            .par_iter()
+            .map(|s| segment_counts(s, max_order))
+            .collect()
+    } else {
+        segments
+            .iter()
+            .map(|s| segment_counts(s, max_order))
+            .collect()
+    };
+    let mut stats = CorpusStats {
+        numerators: vec![0; max_order],
+        denominators: vec![0; max_order],
+        hyp_len: 0,
+        ref_len: 0,
+        last: segments.last().copied(),
+    };
+    for s in per_segment {
+        for (total, n) in stats.numerators.iter_mut().zip(&s.numerators) {
+            *total += n;
+        }
+        for (total, d) in stats.denominators.iter_mut().zip(&s.denominators) {
+            *total += d;
+        }
+        stats.hyp_len += s.hyp_len;
+        stats.ref_len += s.ref_len;
+    }
+    Ok(stats)
+}
+
+/// `float(2**inc * k)` as Python computes it.
+fn scaled_k(k: Param, inc: u32) -> std::result::Result<f64, Raised> {
+    match k {
+        Param::Float(kf) => {
+            if inc > 1023 {
+                return Err(Raised::new(
+                    PyExc::Overflow,
+                    "int too large to convert to float",
+                ));
+            }
+            Ok(f64::from_bits((u64::from(inc) + 1023) << 52) * kf)
+        }
+        Param::Int(ki) => match 1i64.checked_shl(inc).and_then(|p| ki.checked_mul(p)) {
+            Some(v) if inc < 63 => Ok(v as f64),
+            _ => int_to_f64(&(BigInt::from(ki) << inc)),
+        },
+    }
+}
+
+impl<'a, T: Eq + Hash> CorpusStats<'a, T> {
+    /// nltk returns int `0` here, before smoothing: no unigram matched (or no order was asked).
+    pub fn is_zero(&self) -> bool {
+        self.numerators.first().is_none_or(|&n| n == 0)
+    }
+
+    /// Total hypothesis length (nltk's `hyp_lengths`).
+    pub fn hyp_len(&self) -> u64 {
+        self.hyp_len
+    }
+
+    /// The n-gram orders (1-based) without any match: method0 warns once for each.
+    pub fn zero_orders(&self) -> Vec<usize> {
+        self.numerators
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n == 0)
+            .map(|(i, _)| i + 1)
+            .collect()
+    }
+
+    fn last_hyp_len(&self) -> usize {
+        self.last.map_or(0, |s| s.hypothesis.len())
+    }
+
+    /// Apply the smoothing function to the corpus precisions.
+    pub fn smooth(&self, smoothing: &Smoothing) -> std::result::Result<Precisions, Raised> {
+        let mut p: Vec<Num> = self
+            .numerators
+            .iter()
+            .zip(&self.denominators)
+            .map(|(&a, &b)| Num::Ratio(a, b))
+            .collect();
+        match smoothing.method {
+            Method::Method0 => {
+                for (pi, &a) in p.iter_mut().zip(&self.numerators) {
+                    if a == 0 {
+                        *pi = Num::Float(f64::MIN_POSITIVE);
+                    }
+                }
+            }
+            Method::Method1 => {
+                let epsilon = smoothing.epsilon.num();
+                for (pi, (&a, &b)) in p.iter_mut().zip(self.counts()) {
+                    if a == 0 {
+                        *pi = Num::int(0).add(&epsilon)?.div(&Num::int(b))?;
+                    }
+                }
+            }
+            Method::Method2 => {
+                // Counts are bounded by the tokens in memory, so `+ 1` cannot overflow.
+                for (pi, (&a, &b)) in p.iter_mut().zip(self.counts()).skip(1) {
+                    *pi = Num::Ratio(a.saturating_add(1), b.saturating_add(1));
+                }
+            }
+            Method::Method3 => {
+                let mut inc = 1u32;
+                for (pi, (&a, &b)) in p.iter_mut().zip(self.counts()) {
+                    if a == 0 {
+                        *pi = Num::int(1).div(&Num::Int(BigInt::from(b) << inc))?;
+                        inc += 1;
+                    }
+                }
+            }
+            Method::Method4 => self.method4(&mut p, smoothing.k)?,
+            Method::Method5 => self.method5(&mut p)?,
+            Method::Method6 => self.method6(&mut p, smoothing.alpha)?,
+            Method::Method7 => {
+                self.method4(&mut p, smoothing.k)?;
+                self.method5(&mut p)?;
+            }
+        }
+        Ok(Precisions(p))
+    }
+
+    fn counts(&self) -> impl Iterator<Item = (&u64, &u64)> {
+        self.numerators.iter().zip(&self.denominators)
+    }
+
+    /// Zero orders get `1 / (2**inc * k / ln(L)) / denominator`, L = corpus hypothesis length; no
+    /// smoothing at all when L is 1.
+    fn method4(&self, p: &mut [Num], k: Param) -> std::result::Result<(), Raised> {
+        let len = if self.hyp_len > 0 {
+            self.hyp_len
+        } else {
+            self.last_hyp_len() as u64
+        };
+        if len <= 1 {
+            return Ok(());
+        }
+        let ln = (len as f64).ln();
+        let mut inc = 1u32;
+        for (pi, (&a, &b)) in p.iter_mut().zip(self.counts()) {
+            if a == 0 {
+                let t = scaled_k(k, inc)? / ln;
+                if t == 0.0 {
+                    return Err(Raised::new(PyExc::ZeroDivision, "float division by zero"));
+                }
+                *pi = Num::Float((1.0 / t) / b as f64);
+                inc += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Each order becomes the mean of the previous smoothed value and the original values of this
+    /// and the next order (order N+1 is the last segment's 5-gram precision, whatever N is).
+    fn method5(&self, p: &mut [Num]) -> std::result::Result<(), Raised> {
+        let Some(first) = p.first() else {
+            return Ok(());
+        };
+        let (a5, b5) = self.last.map_or((0, 1), |s| {
+            let p = modified_precisions(&intern(s.references, s.hypothesis), 5);
+            p.last().copied().unwrap_or((0, 1))
+        });
+        let mut next: Vec<Num> = p.iter().skip(1).cloned().collect();
+        next.push(Num::Ratio(a5, b5));
+        let mut m = first.add(&Num::int(1))?;
+        for (pi, following) in p.iter_mut().zip(&next) {
+            m = m.add(pi)?.add(following)?.div(&Num::int(3))?;
+            *pi = m.clone();
+        }
+        Ok(())
+    }
+
+    /// Interpolates each order from 3 on with the prior `p[n-1]^2 / p[n-2]`, in place.
+    fn method6(&self, p: &mut [Num], alpha: Param) -> std::result::Result<(), Raised> {
+        if p.len() < 3 {
+            return Err(Raised::new(PyExc::Index, "list index out of range"));
+        }
+        if self.numerators.get(2) == Some(&0) {
+            return Err(Raised::new(
+                PyExc::Assertion,
+                "This smoothing method requires non-zero precision for bigrams.",
+            ));
+        }
+        let hyp_len = self.last_hyp_len();
+        let alpha = alpha.num();
+        for i in 2..p.len() {
+            let pi0 = if p[i - 2].is_zero() {
+                Num::int(0)
+            } else {
+                p[i - 1].squared()?.div(&p[i - 2])?
+            };
+            let matches = Num::int(self.numerators[i]);
+            let ngrams = Num::int(hyp_len.saturating_sub(i));
+            p[i] = matches.add(&alpha.mul(&pi0)?)?.div(&ngrams.add(&alpha)?)?;
+        }
+        Ok(())
+    }
+
+    fn brevity_penalty(&self) -> f64 {
+        if self.hyp_len > self.ref_len {
+            1.0
+        } else {
+            (1.0 - count_ratio(u128::from(self.ref_len), u128::from(self.hyp_len))).exp()
+        }
+    }
+
+    /// `bp * exp(fsum(w_i * log(p_i) for p_i > 0))` for one weight vector.
+    pub fn score(
+        &self,
+        precisions: &Precisions,
+        weights: &[f64],
+    ) -> std::result::Result<f64, Raised> {
+        let mut sum = Fsum::default();
+        for (w, p) in weights.iter().zip(&precisions.0) {
+            if p.is_positive() {
+                sum.add(w * p.log()?)?;
+            }
+        }
+        Ok(self.brevity_penalty() * py_exp(sum.finish()?)?)
+    }
+
+    /// `auto_reweigh`: uniform weights over the hypothesis length when it is below 4 and the
+    /// weights are the default `(0.25, 0.25, 0.25, 0.25)`.
+    fn reweigh(&self, weights: &[f64]) -> Vec<f64> {
+        if self.hyp_len < 4 && weights == [0.25; 4] {
+            vec![1.0 / self.hyp_len as f64; self.hyp_len as usize]
+        } else {
+            weights.to_vec()
+        }
+    }
+}
+
+fn bleu_of_segments<T: Eq + Hash + Sync>(
+    segments: &[Segment<'_, T>],
+    weights: &[Vec<f64>],
+    smoothing: &Smoothing,
+    auto_reweigh: bool,
+) -> std::result::Result<Bleu, Raised> {
+    let max_order = weights.iter().map(Vec::len).max().unwrap_or(0);
+    let stats = corpus_stats(segments, max_order)?;
+    if stats.is_zero() {
+        return Ok(Bleu::Zero);
+    }
+    let precisions = stats.smooth(smoothing)?;
+    weights
+        .iter()
+        .map(|w| {
+            if auto_reweigh {
+                stats.score(&precisions, &stats.reweigh(w))
+            } else {
+                stats.score(&precisions, w)
+            }
+        })
+        .collect::<std::result::Result<Vec<f64>, Raised>>()
+        .map(Bleu::Scores)
+}
+
+/// nltk `corpus_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)`
+/// with one score per weight vector. Tokens compare by equality (case-sensitive).
+pub fn corpus_bleu<T: Eq + Hash + Sync>(
+    list_of_references: &[Vec<Vec<T>>],
+    hypotheses: &[Vec<T>],
+    weights: &[Vec<f64>],
+    smoothing: &Smoothing,
+    auto_reweigh: bool,
+) -> std::result::Result<Bleu, Raised> {
+    if list_of_references.len() != hypotheses.len() {
+        return Err(Raised::new(
+            PyExc::Assertion,
+            "The number of hypotheses and their reference(s) should be the same ",
+        ));
+    }
+    let segments: Vec<Segment<'_, T>> = list_of_references
+        .iter()
+        .zip(hypotheses)
+        .map(|(references, hypothesis)| Segment {
+            references,
+            hypothesis,
+        })
+        .collect();
+    bleu_of_segments(&segments, weights, smoothing, auto_reweigh)
+}
+
+/// nltk `sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)`.
+pub fn sentence_bleu<T: Eq + Hash + Sync>(
+    references: &[Vec<T>],
+    hypothesis: &[T],
+    weights: &[f64],
+    smoothing: &Smoothing,
+    auto_reweigh: bool,
+) -> std::result::Result<Bleu, Raised> {
+    let segment = Segment {
+        references,
+        hypothesis,
+    };
+    bleu_of_segments(&[segment], &[weights.to_vec()], smoothing, auto_reweigh)
+}
+
+/// Sentence BLEU of one response against its references after tokenizing both; with the
+/// promptflow tokenizer and method4 this is promptflow-evals 0.3.5 `BleuScoreEvaluator` (nltk's
+/// int `0` becomes `0.0`).
+pub fn bleu_text(
+    response: &str,
+    references: &[&str],
+    tokenizer: Tokenizer,
+    weights: &[f64],
+    smoothing: &Smoothing,
+    auto_reweigh: bool,
+) -> Result<f64> {
+    if references.is_empty() {
+        return Err(Error::InvalidValue(
+            "no reference (nltk raises ValueError: min() arg is an empty sequence)".to_string(),
+        ));
+    }
+    let hypothesis = tokenizer.tokenize(response);
+    let references: Vec<Vec<String>> = references.iter().map(|r| tokenizer.tokenize(r)).collect();
+    Ok(sentence_bleu(&references, &hypothesis, weights, smoothing, auto_reweigh)?.first())
+}
+
+/// `bleu_text` for every row, in parallel (rows are independent, so the thread count never changes
+/// a result). `responses` and `references` have one entry per row.
+pub fn bleu_batch(
+    responses: &[&str],
+    references: &[Vec<&str>],
+    tokenizer: Tokenizer,
+    weights: &[f64],
+    smoothing: &Smoothing,
+    auto_reweigh: bool,
+) -> Vec<Result<f64>> {
+    responses
+        .par_iter()
+        .zip(references)
+        .map(|(response, refs)| {
+            bleu_text(response, refs, tokenizer, weights, smoothing, auto_reweigh)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<&str> {
+        s.split(' ').filter(|t| !t.is_empty()).collect()
+    }
+
+    fn sentence(refs: &[&str], hyp: &str, method: Method) -> std::result::Result<Bleu, Raised> {
+        let refs: Vec<Vec<&str>> = refs.iter().map(|r| toks(r)).collect();
+        sentence_bleu(
+            &refs,
+            &toks(hyp),
+            &[0.25; 4],
+            &Smoothing::new(method),
+            false,
+        )
+    }
+
+    const HYP1: &str = "It is a guide to action which ensures that the military always obeys the commands of the party";
+    const REF1: &str =
+        "It is a guide to action that ensures that the military will forever heed Party commands";
+
+    #[test]
+    fn nltk_docstring_values() {
+        // nltk 3.10.4's SmoothingFunction doctest example, full reprs from the real library.
+        let want = [
+            (Method::Method0, 0.41180376356915777),
+            (Method::Method1, 0.41180376356915777),
+            (Method::Method2, 0.4452945001507636),
+            (Method::Method3, 0.41180376356915777),
+            (Method::Method4, 0.41180376356915777),
+            (Method::Method5, 0.4905328138015114),
+            (Method::Method6, 0.41358958106633686),
+            (Method::Method7, 0.4905328138015114),
+        ];
+        for (method, value) in want {
+            assert_eq!(
+                sentence(&[REF1], HYP1, method),
+                Ok(Bleu::Scores(vec![value])),
+                "{method:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn int_zero_before_smoothing() {
+        assert_eq!(sentence(&["a b"], "c d", Method::Method4), Ok(Bleu::Zero));
+        assert_eq!(sentence(&["a b"], "", Method::Method6), Ok(Bleu::Zero));
+    }
+
+    #[test]
+    fn method4_one_token() {
+        assert_eq!(
+            sentence(&["a"], "a", Method::Method4),
+            Ok(Bleu::Scores(vec![1.0]))
+        );
+        assert_eq!(
+            sentence(&["a b c d e"], "a", Method::Method4),
+            Ok(Bleu::Scores(vec![0.01831563888873418]))
+        );
+    }
+
+    #[test]
+    fn method6_raises() {
+        let e = sentence(&["a b c"], "a b", Method::Method6).unwrap_err();
+        assert_eq!(e.exception, PyExc::Assertion);
+    }
+
+    #[test]
+    fn empty_references_and_corpus() {
+        let none: Vec<Vec<&str>> = vec![];
+        let e = sentence_bleu(
+            &none,
+            &toks(""),
+            &[1.0],
+            &Smoothing::new(Method::Method0),
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(e.message, "min() arg is an empty sequence");
+        let e = sentence_bleu(
+            &none,
+            &toks("a"),
+            &[1.0],
+            &Smoothing::new(Method::Method0),
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(e.exception, PyExc::Key);
+        let e = corpus_bleu::<&str>(
+            &[],
+            &[],
+            &[vec![1.0]],
+            &Smoothing::new(Method::Method0),
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(e.message, "Fraction(0, 0)");
+    }
+}

@@ -1,0 +1,323 @@
+//! nltk 3.10.4 GLEU (`nltk.translate.gleu_score`): `sentence_gleu` and `corpus_gleu`, bit for bit.
+//! Per segment, the reference with the best `tp / max(|hyp grams|, |ref grams|)` (the first on
+//! ties) adds its counts to the corpus totals; grams are nltk's `everygrams(seq, min_len, max_len)`
+//! including its behaviour for unusual lengths (`max_len=-1`, `min_len <= 0`).
+
+use std::hash::Hash;
+
+use rayon::prelude::*;
+
+use super::bleu::{intern, GramIds, Segment, ABSENT};
+use super::pynum::count_ratio;
+pub use super::pynum::{PyExc, Raised};
+use crate::error::{Error, Result};
+use crate::text::Tokenizer;
+
+/// nltk.util.MAX_EVERYGRAMS_DEFAULT_LEN: the longest sequence `everygrams` accepts with `max_len=-1`.
+const MAX_EVERYGRAMS_DEFAULT_LEN: usize = 256;
+
+/// Corpora with at least this many segments count their n-grams in parallel.
+const PARALLEL_SEGMENTS: usize = 64;
+
+/// How many times `everygrams` yields the prefix of length `j` of a window of length `h`: it yields
+/// `window[:L]` for every `L` in `range(min_len, h + 1)`, and Python slicing maps negative `L` to
+/// `h + L` (clamped at 0).
+fn multiplicity(j: usize, h: usize, min_len: i64) -> u128 {
+    let (j, h, min_len) = (j as i128, h as i128, i128::from(min_len));
+    if j == 0 {
+        let at_zero = i128::from(min_len <= 0);
+        let below = (-h - min_len + 1).max(0);
+        (at_zero + below) as u128
+    } else {
+        u128::from(j >= min_len) + u128::from(j < h && j - h >= min_len)
+    }
+}
+
+/// The windows nltk `everygrams(seq, min_len, max_len)` takes its grams from (each gram is a prefix
+/// of a window, counted `multiplicity` times), or the error it raises.
+fn everygram_windows(
+    seq: &[u32],
+    max_len: i64,
+) -> std::result::Result<impl Iterator<Item = &[u32]>, Raised> {
+    let max_len = if max_len == -1 {
+        if seq.len() > MAX_EVERYGRAMS_DEFAULT_LEN {
+            let n = seq.len();
+            return Err(Raised::new(
+                PyExc::Value,
+                format!(
+                    "everygrams() called with the default max_len on a sequence of {n} items: \
+                     enumerating every n-gram of every length up to {n} yields O(n**2) tuples \
+                     (O(n**3) elements) and can exhaust memory (CWE-770). Pass an explicit \
+                     max_len (e.g. max_len=min_len), or raise \
+                     nltk.util.MAX_EVERYGRAMS_DEFAULT_LEN."
+                ),
+            ));
+        }
+        seq.len()
+    } else {
+        usize::try_from(max_len).map_err(|_| {
+            Raised::new(
+                PyExc::Value,
+                "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.",
+            )
+        })?
+    };
+    Ok((0..seq.len())
+        .map(move |start| &seq[start..seq.len().min(start.saturating_add(max_len))])
+        .take_while(|w| !w.is_empty()))
+}
+
+/// Gram counts of one sequence: by gram id, plus the empty gram (`min_len <= 0`) apart.
+#[derive(Default)]
+struct GramCounts {
+    by_id: Vec<u128>,
+    empty: u128,
+    total: u128,
+}
+
+impl GramCounts {
+    /// Count the everygrams of `seq`; `id(prefix_id, token)` gives the id of a gram one token
+    /// longer than its prefix (`ABSENT` for a gram the hypothesis does not have).
+    fn count(
+        &mut self,
+        seq: &[u32],
+        min_len: i64,
+        max_len: i64,
+        mut id: impl FnMut(u32, u32) -> u32,
+    ) -> std::result::Result<(), Raised> {
+        for window in everygram_windows(seq, max_len)? {
+            let h = window.len();
+            let mut gram = ABSENT;
+            for j in 0..=h {
+                if j == 1 {
+                    gram = window[0];
+                } else if j > 1 {
+                    gram = id(gram, window[j - 1]);
+                }
+                let m = multiplicity(j, h, min_len);
+                if m == 0 {
+                    continue;
+                }
+                self.total += m;
+                if j == 0 {
+                    self.empty += m;
+                } else if gram != ABSENT {
+                    let i = gram as usize;
+                    if i >= self.by_id.len() {
+                        self.by_id.resize(i + 1, 0);
+                    }
+                    self.by_id[i] += m;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Size of the multiset intersection with `other`.
+    fn overlap(&self, other: &GramCounts) -> u128 {
+        let by_id: u128 = self
+            .by_id
+            .iter()
+            .zip(&other.by_id)
+            .map(|(a, b)| *a.min(b))
+            .sum();
+        by_id + self.empty.min(other.empty)
+    }
+}
+
+/// The `(n_match, n_all)` one segment adds to the corpus totals, if any reference has grams.
+fn segment_counts<T: Eq + Hash>(
+    segment: &Segment<'_, T>,
+    min_len: i64,
+    max_len: i64,
+) -> std::result::Result<Option<(u128, u128)>, Raised> {
+    let interned = intern(segment.references, segment.hypothesis);
+    let capacity = interned.hypothesis.len() * 3;
+    let mut grams = GramIds::new(interned.vocabulary, capacity);
+    let mut hyp = GramCounts::default();
+    hyp.count(&interned.hypothesis, min_len, max_len, |p, t| {
+        grams.insert(p, t)
+    })?;
+    let mut best: Option<(u128, u128, f64)> = None;
+    for reference in &interned.references {
+        let mut counts = GramCounts::default();
+        counts.count(reference, min_len, max_len, |p, t| grams.get(p, t))?;
+        let tp = hyp.overlap(&counts);
+        let n_all = hyp.total.max(counts.total);
+        if n_all > 0 {
+            let ratio = count_ratio(tp, n_all);
+            if best.is_none_or(|(_, _, r)| ratio > r) {
+                best = Some((tp, n_all, ratio));
+            }
+        }
+    }
+    Ok(best.map(|(tp, n_all, _)| (tp, n_all)))
+}
+
+fn gleu_of_segments<T: Eq + Hash + Sync>(
+    segments: &[Segment<'_, T>],
+    min_len: i64,
+    max_len: i64,
+) -> std::result::Result<f64, Raised> {
+    let per_segment: Vec<_> = if segments.len() >= PARALLEL_SEGMENTS {
+        segments
+            .par_iter()
+            .map(|s| segment_counts(s, min_len, max_len))
+            .collect()
+    } else {
+        segments
+            .iter()
+            .map(|s| segment_counts(s, min_len, max_len))
+            .collect()
+    };
+    let (mut n_match, mut n_all) = (0u128, 0u128);
+    for counts in per_segment {
+        if let Some((tp, all)) = counts? {
+            n_match += tp;
+            n_all += all;
+        }
+    }
+    Ok(if n_all == 0 {
+        0.0
+    } else {
+        count_ratio(n_match, n_all)
+    })
+}
+
+/// nltk `corpus_gleu(list_of_references, hypotheses, min_len, max_len)`.
+pub fn corpus_gleu<T: Eq + Hash + Sync>(
+    list_of_references: &[Vec<Vec<T>>],
+    hypotheses: &[Vec<T>],
+    min_len: i64,
+    max_len: i64,
+) -> std::result::Result<f64, Raised> {
+    if list_of_references.len() != hypotheses.len() {
+        return Err(Raised::new(
+            PyExc::Assertion,
+            "The number of hypotheses and their reference(s) should be the same",
+        ));
+    }
+    let segments: Vec<Segment<'_, T>> = list_of_references
+        .iter()
+        .zip(hypotheses)
+        .map(|(references, hypothesis)| Segment {
+            references,
+            hypothesis,
+        })
+        .collect();
+    gleu_of_segments(&segments, min_len, max_len)
+}
+
+/// nltk `sentence_gleu(references, hypothesis, min_len, max_len)`.
+pub fn sentence_gleu<T: Eq + Hash + Sync>(
+    references: &[Vec<T>],
+    hypothesis: &[T],
+    min_len: i64,
+    max_len: i64,
+) -> std::result::Result<f64, Raised> {
+    let segment = Segment {
+        references,
+        hypothesis,
+    };
+    gleu_of_segments(&[segment], min_len, max_len)
+}
+
+/// Sentence GLEU of one response against its references after tokenizing both; with the
+/// promptflow tokenizer and the defaults (1, 4) this is promptflow-evals 0.3.5
+/// `GleuScoreEvaluator`.
+pub fn gleu_text(
+    response: &str,
+    references: &[&str],
+    tokenizer: Tokenizer,
+    min_len: i64,
+    max_len: i64,
+) -> Result<f64> {
+    let hypothesis = tokenizer.tokenize(response);
+    let references: Vec<Vec<String>> = references.iter().map(|r| tokenizer.tokenize(r)).collect();
+    sentence_gleu(&references, &hypothesis, min_len, max_len).map_err(Error::from)
+}
+
+/// `gleu_text` for every row, in parallel (rows are independent).
+pub fn gleu_batch(
+    responses: &[&str],
+    references: &[Vec<&str>],
+    tokenizer: Tokenizer,
+    min_len: i64,
+    max_len: i64,
+) -> Vec<Result<f64>> {
+    responses
+        .par_iter()
+        .zip(references)
+        .map(|(response, refs)| gleu_text(response, refs, tokenizer, min_len, max_len))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<&str> {
+        s.split(' ').filter(|t| !t.is_empty()).collect()
+    }
+
+    fn gleu(refs: &[&str], hyp: &str, min_len: i64, max_len: i64) -> f64 {
+        let refs: Vec<Vec<&str>> = refs.iter().map(|r| toks(r)).collect();
+        sentence_gleu(&refs, &toks(hyp), min_len, max_len).unwrap()
+    }
+
+    /// Grams of `everygrams` by brute force over `range(min_len, len(window) + 1)`.
+    fn brute(seq: &[u32], min_len: i64, max_len: usize) -> Vec<Vec<u32>> {
+        let mut out = vec![];
+        for start in 0..seq.len() {
+            let w = &seq[start..seq.len().min(start + max_len)];
+            if w.is_empty() {
+                break;
+            }
+            let h = w.len() as i64;
+            for l in min_len..=h {
+                let end = if l >= 0 { l.min(h) } else { (h + l).max(0) };
+                out.push(w[..end as usize].to_vec());
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn everygram_multiplicities_match_slicing() {
+        let seq = [1, 2, 3, 4, 5, 6, 7];
+        for min_len in -12..=9 {
+            for max_len in 0..=9 {
+                let mut got = vec![];
+                for window in everygram_windows(&seq, max_len as i64).unwrap() {
+                    for j in 0..=window.len() {
+                        for _ in 0..multiplicity(j, window.len(), min_len) {
+                            got.push(window[..j].to_vec());
+                        }
+                    }
+                }
+                got.sort();
+                assert_eq!(got, brute(&seq, min_len, max_len), "{min_len} {max_len}");
+            }
+        }
+    }
+
+    #[test]
+    fn nltk_docstring_values() {
+        let hyp1 = "It is a guide to action which ensures that the military always obeys the commands of the party";
+        let ref1a = "It is a guide to action that ensures that the military will forever heed Party commands";
+        assert_eq!(gleu(&[ref1a], hyp1, 1, 4), 0.4393939393939394);
+        assert_eq!(gleu(&["the cat"], "", 1, 4), 0.0);
+        assert_eq!(gleu(&[""], "", 1, 4), 0.0);
+    }
+
+    #[test]
+    fn errors() {
+        let refs = vec![toks("a b")];
+        let long: Vec<String> = (0..300).map(|i| i.to_string()).collect();
+        let e = sentence_gleu(&[long.clone()], &long, 1, -1).unwrap_err();
+        assert!(e.message.contains("sequence of 300 items"));
+        let e = sentence_gleu(&refs, &toks("a"), 1, -2).unwrap_err();
+        assert_eq!(e.exception, PyExc::Value);
+    }
+}

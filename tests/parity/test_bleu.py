@@ -1,0 +1,315 @@
+"""Parity of rapideval's nltk BLEU (compat drop-in and batch API) with nltk 3.10.4 and with
+promptflow-evals 0.3.5 ``BleuScoreEvaluator``: floats bit for bit, nltk's int ``0``, method0's
+warnings and every exception nltk raises."""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import sys
+import warnings
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from nltk.translate import bleu_score as ref
+from promptflow.evals.evaluators import BleuScoreEvaluator
+
+from rapideval.compat import nltk as ours
+from rapideval.metrics.bleu import bleu
+from strategies import WORDS, overlapping_pairs, texts
+
+# ---------------------------------------------------------------- strategies
+
+#: Few distinct tokens, so that n-grams of every order match often.
+small_tokens = st.lists(st.sampled_from(["a", "b", "c", "d", "A"]), max_size=12)
+word_tokens = st.lists(st.sampled_from(WORDS[:12]), max_size=20)
+text_tokens = texts.map(str.split)
+token_lists = st.one_of(small_tokens, small_tokens, word_tokens, text_tokens)
+
+references = st.lists(token_lists, min_size=1, max_size=3)
+
+weight_value = st.one_of(
+    st.sampled_from([0.0, 0.25, 0.5, 1.0, 1 / 3, 0.1]),
+    st.floats(min_value=0.0, max_value=1.0),
+    st.integers(min_value=0, max_value=2),
+)
+one_weights = st.one_of(
+    st.just((0.25, 0.25, 0.25, 0.25)),
+    st.lists(weight_value, min_size=1, max_size=6).map(tuple),
+)
+weights = st.one_of(one_weights, one_weights, st.lists(one_weights, min_size=1, max_size=3))
+
+epsilon = st.one_of(st.just(0.1), st.floats(min_value=0.0, max_value=2.0), st.integers(0, 3))
+alpha = st.one_of(st.just(5), st.integers(-3, 10), st.floats(min_value=0.1, max_value=10.0))
+k = st.one_of(st.just(5), st.integers(-3, 10), st.floats(min_value=0.1, max_value=10.0))
+smoothing = st.tuples(st.integers(0, 7), epsilon, alpha, k)
+
+
+# ---------------------------------------------------------------- comparison helpers
+
+
+def _key(value):
+    """A comparable image of a result: type and exact bits of every number."""
+    if isinstance(value, list):
+        return ("list", tuple(_key(v) for v in value))
+    if isinstance(value, float):
+        return ("float", "nan" if math.isnan(value) else value.hex())
+    return (type(value).__name__, value)
+
+
+def _outcome(fn, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = _key(fn(*args, **kwargs))
+        except Exception as e:  # noqa: BLE001 - the exception is the compared outcome
+            value = ("raise", type(e).__name__, str(e))
+    return value, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def _smoothers(spec):
+    method, eps, a, kk = spec
+    name = f"method{method}"
+    return (
+        getattr(ref.SmoothingFunction(epsilon=eps, alpha=a, k=kk), name),
+        getattr(ours.SmoothingFunction(epsilon=eps, alpha=a, k=kk), name),
+    )
+
+
+def _assert_same_sentence(refs, hyp, w, spec, auto_reweigh):
+    theirs_sf, ours_sf = _smoothers(spec)
+    want = _outcome(ref.sentence_bleu, refs, hyp, w, theirs_sf, auto_reweigh)
+    got = _outcome(ours.sentence_bleu, refs, hyp, w, ours_sf, auto_reweigh)
+    assert got == want, (refs, hyp, w, spec, auto_reweigh)
+
+
+# ---------------------------------------------------------------- parity on token lists
+
+
+@given(references, token_lists, weights, smoothing, st.booleans())
+def test_sentence_bleu_matches_nltk(refs, hyp, w, spec, auto_reweigh):
+    _assert_same_sentence(refs, hyp, w, spec, auto_reweigh)
+
+
+@pytest.mark.parametrize("method", range(8))
+@given(refs=references, hyp=token_lists, w=one_weights, auto_reweigh=st.booleans())
+def test_sentence_bleu_each_method(method, refs, hyp, w, auto_reweigh):
+    _assert_same_sentence(refs, hyp, w, (method, 0.1, 5, 5), auto_reweigh)
+
+
+@given(overlapping_pairs, st.integers(0, 7))
+def test_sentence_bleu_on_text_tokens(pair, method):
+    response, reference = pair
+    _assert_same_sentence([reference.split()], response.split(), (0.25, 0.25, 0.25, 0.25), (method, 0.1, 5, 5), False)
+
+
+corpus = st.lists(st.tuples(references, token_lists), min_size=1, max_size=5)
+
+
+@given(corpus, weights, smoothing, st.booleans())
+def test_corpus_bleu_matches_nltk(segments, w, spec, auto_reweigh):
+    list_of_references = [r for r, _ in segments]
+    hypotheses = [h for _, h in segments]
+    theirs_sf, ours_sf = _smoothers(spec)
+    want = _outcome(ref.corpus_bleu, list_of_references, hypotheses, w, theirs_sf, auto_reweigh)
+    got = _outcome(ours.corpus_bleu, list_of_references, hypotheses, w, ours_sf, auto_reweigh)
+    assert got == want
+
+
+@given(st.lists(st.tuples(st.lists(small_tokens, max_size=2), small_tokens), min_size=0, max_size=4), st.integers(0, 7))
+def test_corpus_bleu_with_empty_reference_lists_and_empty_corpus(segments, method):
+    list_of_references = [r for r, _ in segments]
+    hypotheses = [h for _, h in segments]
+    theirs_sf, ours_sf = _smoothers((method, 0.1, 5, 5))
+    want = _outcome(ref.corpus_bleu, list_of_references, hypotheses, smoothing_function=theirs_sf)
+    got = _outcome(ours.corpus_bleu, list_of_references, hypotheses, smoothing_function=ours_sf)
+    assert got == want
+
+
+@given(st.lists(st.tuples(references, token_lists), min_size=64, max_size=90), st.integers(0, 7))
+def test_large_corpus_counted_in_parallel(segments, method):
+    list_of_references = [r for r, _ in segments]
+    hypotheses = [h for _, h in segments]
+    theirs_sf, ours_sf = _smoothers((method, 0.1, 5, 5))
+    assert _outcome(ours.corpus_bleu, list_of_references, hypotheses, smoothing_function=ours_sf) == _outcome(
+        ref.corpus_bleu, list_of_references, hypotheses, smoothing_function=theirs_sf
+    )
+
+
+@given(st.text(max_size=8), st.lists(st.text(max_size=8), min_size=1, max_size=2), st.integers(0, 7))
+def test_strings_stand_for_their_characters(hyp, refs, method):
+    # nltk iterates a str where it expects a token list; so do we.
+    _assert_same_sentence(refs, hyp, (0.25, 0.25, 0.25, 0.25), (method, 0.1, 5, 5), False)
+
+
+# ---------------------------------------------------------------- known values and edge cases
+
+
+@pytest.mark.parametrize(
+    ("refs", "hyp", "method", "expected"),
+    [
+        ([["a"]], ["a"], 4, 1.0),
+        ([["a", "b", "c", "d", "e"]], ["a"], 4, 0.01831563888873418),
+        ([list("abcdef")], list("abcdef"), 5, 1.1167470964180197),
+        ([["a", "b"]], ["c", "d"], 4, 0),
+        ([["a", "b"]], [], 7, 0),
+        ([[]], ["a"], 1, 0),
+    ],
+)
+def test_reference_values(refs, hyp, method, expected):
+    got = ours.sentence_bleu(refs, hyp, smoothing_function=getattr(ours.SmoothingFunction(), f"method{method}"))
+    assert _key(got) == _key(expected)
+    assert _key(got) == _key(
+        ref.sentence_bleu(refs, hyp, smoothing_function=getattr(ref.SmoothingFunction(), f"method{method}"))
+    )
+
+
+def test_method0_warns_like_nltk_and_stays_nonzero():
+    refs, hyp = [["the", "cat", "sat"]], ["the", "dog"]
+    with pytest.warns(UserWarning) as ours_warnings:
+        got = ours.sentence_bleu(refs, hyp)
+    with pytest.warns(UserWarning) as ref_warnings:
+        want = ref.sentence_bleu(refs, hyp)
+    assert got == want and 0 < got < 1e-200
+    assert [str(w.message) for w in ours_warnings] == [str(w.message) for w in ref_warnings]
+    assert len(ours_warnings) == 3
+
+
+def test_method6_assertion_error():
+    sf = ours.SmoothingFunction().method6
+    with pytest.raises(AssertionError, match="requires non-zero precision for bigrams"):
+        ours.sentence_bleu([["a", "b", "c"]], ["a", "b", "d"], smoothing_function=sf)
+    with pytest.raises(IndexError):
+        ours.sentence_bleu([["a", "b", "c"]], ["a", "b", "d"], weights=(0.5, 0.5), smoothing_function=sf)
+
+
+def test_multiple_weights_return_a_list():
+    refs, hyp = [["a", "b", "c", "d"]], ["a", "b", "c", "e"]
+    w = [(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3)]
+    assert ours.sentence_bleu(refs, hyp, w) == ref.sentence_bleu(refs, hyp, w)
+    assert ours.corpus_bleu([refs], [["x"]], w) == [0, 0]
+    assert type(ours.sentence_bleu(refs, hyp, [(0.5, 0.5)])) is float
+
+
+def test_nltk_smoothing_objects_are_accepted():
+    refs, hyp = [["a", "b", "c", "d"]], ["a", "b", "x", "d"]
+    sf = ref.SmoothingFunction(epsilon=0.3, k=2).method4
+    assert ours.sentence_bleu(refs, hyp, smoothing_function=sf) == ref.sentence_bleu(refs, hyp, smoothing_function=sf)
+
+
+def test_arbitrary_smoothing_callable_is_rejected():
+    with pytest.raises(TypeError, match="smoothing_function"):
+        ours.sentence_bleu([["a"]], ["a"], smoothing_function=lambda p_n, **kw: p_n)
+
+    class Custom(ours.SmoothingFunction):
+        def method4(self, p_n, *args, **kwargs):
+            return p_n
+
+    with pytest.raises(TypeError):
+        ours.sentence_bleu([["a"]], ["a"], smoothing_function=Custom().method4)
+    with pytest.raises(NotImplementedError):
+        ours.SmoothingFunction().method4([])
+
+
+def test_lone_surrogates_are_distinct_tokens():
+    refs, hyp = [["\ud800", "\udc00", "x"]], ["\ud800", "x", "\udc00"]
+    sf = (ref.SmoothingFunction().method1, ours.SmoothingFunction().method1)
+    assert ours.sentence_bleu(refs, hyp, smoothing_function=sf[1]) == ref.sentence_bleu(
+        refs, hyp, smoothing_function=sf[0]
+    )
+
+
+@pytest.mark.parametrize("bad", [None, 3, [["a", 1]]])
+def test_bad_compat_input(bad):
+    with pytest.raises(TypeError, match="list_of_references|expected"):
+        ours.corpus_bleu([bad], [["a"]])
+
+
+def test_compat_length_mismatch_is_an_assertion():
+    with pytest.raises(AssertionError, match="should be the same"):
+        ours.corpus_bleu([[["a"]]], [["a"], ["b"]])
+
+
+# ---------------------------------------------------------------- batch API
+
+
+def _nltk_row(response, refs, tokenize, method="method4", w=(0.25, 0.25, 0.25, 0.25)):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        score = ref.sentence_bleu(
+            [tokenize(r) for r in refs],
+            tokenize(response),
+            w,
+            smoothing_function=getattr(ref.SmoothingFunction(), method),
+        )
+    return float(score)
+
+
+@given(st.lists(overlapping_pairs, max_size=8), st.sampled_from([f"method{i}" for i in range(6)]))
+def test_batch_whitespace_matches_nltk(pairs, method):
+    responses = [p[0] for p in pairs]
+    refs = [p[1] for p in pairs]
+    got = bleu(responses, refs, tokenizer="whitespace", smoothing=method)
+    want = [_nltk_row(a, [b], str.split, method) for a, b in pairs]
+    assert got.dtype == np.float64 and [x.hex() for x in got.tolist()] == [x.hex() for x in want]
+
+
+@given(st.lists(st.tuples(texts, st.lists(texts, min_size=1, max_size=3)), max_size=6))
+def test_batch_several_references(rows):
+    got = bleu([r for r, _ in rows], [refs for _, refs in rows], tokenizer="whitespace")
+    want = [_nltk_row(a, refs, str.split) for a, refs in rows]
+    assert [x.hex() for x in got.tolist()] == [x.hex() for x in want]
+
+
+@given(overlapping_pairs)
+def test_batch_matches_promptflow_evaluator(pair):
+    response, reference = pair
+    want = BleuScoreEvaluator()(answer=response, ground_truth=reference)["bleu_score"]
+    got = bleu([response], [reference])
+    assert got[0].hex() == float(want).hex()
+
+
+def test_batch_input_types_and_threads():
+    responses = ["the cat sat on the mat", "a dog ran", ""]
+    refs = ["the cat is on the mat", "the dog ran fast", "x"]
+    base = bleu(responses, refs)
+    assert np.array_equal(bleu(np.array(responses), np.array(refs)), base)
+    assert np.array_equal(bleu(pa.array(responses), pa.array(refs)), base)
+    assert np.array_equal(bleu(tuple(responses), [[r] for r in refs]), base)
+    import rapideval
+
+    before = rapideval.get_num_threads()
+    try:
+        rapideval.set_num_threads(1)
+        assert np.array_equal(bleu(responses * 50, refs * 50), np.tile(base, 50))
+    finally:
+        rapideval.set_num_threads(before)
+
+
+def test_batch_bad_input():
+    with pytest.raises(TypeError, match=r"responses\[1\]"):
+        bleu(["a", None], ["a", "b"])
+    with pytest.raises(TypeError, match=r"references\[0\]"):
+        bleu(["a"], [3])
+    with pytest.raises(ValueError, match=r"responses\[0\]"):
+        bleu(["\ud800"], ["a"])
+    with pytest.raises(ValueError, match="rows"):
+        bleu(["a", "b"], ["a"])
+    with pytest.raises(ValueError, match="row 0"):
+        bleu(["a b c"], [[]])
+    with pytest.raises(ValueError, match="row 0: This smoothing method requires"):
+        bleu(["a b d"], ["a b c"], tokenizer="whitespace", smoothing="method6")
+    with pytest.raises(ValueError, match="unknown smoothing"):
+        bleu(["a"], ["a"], smoothing="method9")
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        bleu(["a"], ["a"], tokenizer="nope")
+
+
+def test_batch_huge_string():
+    big = "word " * 200_000
+    assert bleu([big], [big], tokenizer="whitespace")[0] == 1.0
