@@ -2,6 +2,25 @@
 
 from typing import Any, Sequence
 
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "bleu_batch",
+    "exact_match",
+    "f1_score",
+    "get_num_threads",
+    "gleu_batch",
+    "nltk_corpus_bleu",
+    "nltk_corpus_gleu",
+    "normalize",
+    "sacrebleu_corpus_bleu",
+    "sacrebleu_sentence_bleu",
+    "sent_tokenize",
+    "set_num_threads",
+    "tokenize",
+]
+
 # --- threads (rust/py/mod.rs)
 def set_num_threads(n: int) -> None: ...
 def get_num_threads() -> int: ...
@@ -12,8 +31,8 @@ def sent_tokenize(texts: Sequence[str]) -> list[list[str]]: ...
 def normalize(texts: Sequence[str], kind: str) -> list[str]: ...
 
 # --- token F1 and exact match (rust/py/f1.rs)
-def f1_score(responses: Sequence[str], references: Sequence[str]) -> Any: ...  # numpy float64 array
-def exact_match(responses: Sequence[str], references: Sequence[str], normalize: bool) -> Any: ...
+def f1_score(responses: Sequence[str], references: Sequence[Any]) -> npt.NDArray[np.float64]: ...
+def exact_match(responses: Sequence[str], references: Sequence[Any], normalize: bool) -> npt.NDArray[np.float64]: ...
 
 # --- sacrebleu 2.6.0 BLEU (rust/py/sacrebleu.rs); each reference row is a str or a list of str
 def sacrebleu_sentence_bleu(
@@ -25,7 +44,7 @@ def sacrebleu_sentence_bleu(
     smooth_value: float | None,
     max_ngram_order: int,
     effective_order: bool,
-) -> Any: ...  # numpy float64 array
+) -> npt.NDArray[np.float64]: ...
 def sacrebleu_corpus_bleu(
     responses: Sequence[str],
     references: Sequence[Any],
@@ -57,7 +76,7 @@ def bleu_batch(
     alpha: int | float,
     k: int | float,
     auto_reweigh: bool,
-) -> Any: ...
+) -> npt.NDArray[np.float64]: ...
 def nltk_corpus_gleu(
     list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
     hypotheses: Sequence[Sequence[str] | str],
@@ -66,4 +85,4 @@ def nltk_corpus_gleu(
 ) -> float: ...
 def gleu_batch(
     responses: Sequence[str], references: Sequence[str | Sequence[str]], tokenizer: str, min_len: int, max_len: int
-) -> Any: ...
+) -> npt.NDArray[np.float64]: ...

@@ -44,22 +44,36 @@ pub fn exact_match(answer: &str, ground_truth: &str, normalize: bool) -> f64 {
     }
 }
 
-/// `f1_score` of each `(answers[i], ground_truths[i])` in parallel (rows paired by index).
-pub fn f1_score_batch(answers: &[&str], ground_truths: &[&str]) -> Vec<Result<f64>> {
+/// The best `f1_score` of each answer over its references (SQuAD's
+/// `metric_max_over_ground_truths`; with one reference, exactly promptflow's score), in parallel.
+pub fn f1_score_batch(answers: &[&str], references: &[Vec<&str>]) -> Vec<Result<f64>> {
     answers
         .par_iter()
-        .zip(ground_truths.par_iter())
-        .map(|(a, g)| f1_score(a, g))
+        .zip(references.par_iter())
+        .map(|(a, refs)| best_over_references(refs, |g| f1_score(a, g)))
         .collect()
 }
 
-/// `exact_match` of each `(answers[i], ground_truths[i])` in parallel (rows paired by index).
-pub fn exact_match_batch(answers: &[&str], ground_truths: &[&str], normalize: bool) -> Vec<f64> {
+/// The best `exact_match` of each answer over its references, in parallel.
+pub fn exact_match_batch(
+    answers: &[&str],
+    references: &[Vec<&str>],
+    normalize: bool,
+) -> Vec<Result<f64>> {
     answers
         .par_iter()
-        .zip(ground_truths.par_iter())
-        .map(|(a, g)| exact_match(a, g, normalize))
+        .zip(references.par_iter())
+        .map(|(a, refs)| best_over_references(refs, |g| Ok(exact_match(a, g, normalize))))
         .collect()
+}
+
+fn best_over_references(refs: &[&str], score: impl Fn(&str) -> Result<f64>) -> Result<f64> {
+    let mut best: Option<f64> = None;
+    for r in refs {
+        let s = score(r)?;
+        best = Some(best.map_or(s, |b| b.max(s)));
+    }
+    best.ok_or_else(|| Error::InvalidValue("a row needs at least one reference".to_string()))
 }
 
 /// `s and s.strip() and s != "None"`.

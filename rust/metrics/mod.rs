@@ -1,7 +1,7 @@
 //! Metric families: a pure single-item function and a rayon batch function per family.
 
-pub mod f1;
-pub mod sacrebleu_bleu;
 pub mod bleu;
+pub mod f1;
 pub mod gleu;
 mod pynum;
+pub mod sacrebleu_bleu;

@@ -3,10 +3,10 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::{check_same_length, first_error, run_detached, to_numpy, Texts};
+use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
 use crate::metrics::f1;
 
-/// promptflow-evals 0.3.5 `F1ScoreEvaluator` score of every (response, reference) row.
+/// promptflow-evals 0.3.5 `F1ScoreEvaluator` score of every row (the best over several references).
 #[pyfunction]
 fn f1_score<'py>(
     py: Python<'py>,
@@ -14,7 +14,7 @@ fn f1_score<'py>(
     references: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let responses = Texts::new(responses, "responses")?;
-    let references = Texts::new(references, "references")?;
+    let references = References::new(references, "references")?;
     check_same_length(
         ("responses", responses.len()),
         ("references", references.len()),
@@ -33,13 +33,15 @@ fn exact_match<'py>(
     normalize: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let responses = Texts::new(responses, "responses")?;
-    let references = Texts::new(references, "references")?;
+    let references = References::new(references, "references")?;
     check_same_length(
         ("responses", responses.len()),
         ("references", references.len()),
     )?;
     let (answers, truths) = (responses.strs()?, references.strs()?);
-    let scores = run_detached(py, || f1::exact_match_batch(&answers, &truths, normalize))?;
+    let scores = first_error(run_detached(py, || {
+        f1::exact_match_batch(&answers, &truths, normalize)
+    })?)?;
     Ok(to_numpy(py, scores))
 }
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list
+from .._inputs import as_list, as_references
 
 __all__ = ["exact_match", "f1"]
 
@@ -24,9 +24,10 @@ def f1(responses: Any, references: Any) -> np.ndarray:
     The text is lower-cased, ASCII punctuation is deleted, the words a/an/the are removed and the
     whitespace-separated tokens are compared as multisets. Like the reference, a response or
     reference that is empty, only whitespace, or the literal string ``"None"`` raises ``ValueError``
-    (naming the row).
+    (naming the row). A row may hold several references (a list of str): its score is the best
+    over them, as SQuAD's ``metric_max_over_ground_truths``.
     """
-    return _core.f1_score(as_list(responses, "responses"), as_list(references, "references"))
+    return _core.f1_score(as_list(responses, "responses"), as_references(references))
 
 
 def exact_match(responses: Any, references: Any, *, normalize: bool = True) -> np.ndarray:
@@ -34,6 +35,7 @@ def exact_match(responses: Any, references: Any, *, normalize: bool = True) -> n
 
     ``normalize=True`` compares the SQuAD-normalised strings (promptflow-evals 0.3.5 F1
     normalisation: lower, drop ASCII punctuation and a/an/the, squash whitespace);
-    ``normalize=False`` is ragas ``ExactMatch``: ``float(reference == response)``.
+    ``normalize=False`` is ragas ``ExactMatch``: ``float(reference == response)``. With several references per row, 1.0 when any
+    of them matches.
     """
-    return _core.exact_match(as_list(responses, "responses"), as_list(references, "references"), normalize)
+    return _core.exact_match(as_list(responses, "responses"), as_references(references), normalize)

@@ -1,0 +1,76 @@
+"""Every batch metric accepts the column types users hold, rejects bad cells by name, and gives results
+that do not depend on the number of threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import rapideval
+
+RESPONSES = ["The cat sat on the mat.", "Paris is the capital of France.", "", "naïve café — “quoted”\n"]
+REFERENCES = ["A cat was sitting on the mat.", "The capital of France is Paris.", "empty answer", "naive cafe"]
+
+BATCH = {
+    "bleu": rapideval.bleu,
+    "gleu": rapideval.gleu,
+    "sacrebleu_bleu": rapideval.sacrebleu_bleu,
+    "exact_match": rapideval.exact_match,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BATCH))
+def test_lists_numpy_and_pyarrow_give_the_same_values(name):
+    fn = BATCH[name]
+    expected = fn(RESPONSES, REFERENCES)
+    assert isinstance(expected, np.ndarray) and expected.dtype == np.float64
+    for convert in (tuple, np.array, lambda c: np.array(c, dtype=object), pa.array, lambda c: pa.chunked_array([c])):
+        got = fn(convert(RESPONSES), convert(REFERENCES))
+        assert got.tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("name", sorted(BATCH))
+def test_several_references_per_row(name):
+    fn = BATCH[name]
+    multi = fn(RESPONSES[:2], [[REFERENCES[0], "the cat"], (REFERENCES[1],)])
+    assert multi.shape == (2,)
+
+
+@pytest.mark.parametrize("name", sorted(BATCH))
+@pytest.mark.parametrize(
+    "responses, references, error, message",
+    [
+        (["a", None], ["a", "b"], TypeError, r"responses\[1\].*NoneType"),
+        (["a", "b"], ["a", 7], TypeError, r"references\[1\].*int"),
+        (["a", "\ud800"], ["a", "b"], ValueError, r"responses\[1\].*surrogate"),
+        (["a"], ["a", "b"], ValueError, r"rows"),
+        ("a string", ["a"], TypeError, r"responses"),
+        (["a"], [["ok", 3]], TypeError, r"references\[0\]\[1\]"),
+    ],
+)
+def test_bad_input_names_the_row_and_field(name, responses, references, error, message):
+    with pytest.raises(error, match=message):
+        BATCH[name](responses, references)
+
+
+@pytest.mark.parametrize("name", sorted(BATCH))
+def test_results_do_not_depend_on_thread_count(name):
+    fn = BATCH[name]
+    responses = RESPONSES * 300
+    references = REFERENCES * 300
+    before = rapideval.get_num_threads()
+    try:
+        rapideval.set_num_threads(1)
+        one = fn(responses, references)
+        rapideval.set_num_threads(4)
+        four = fn(responses, references)
+    finally:
+        rapideval.set_num_threads(before)
+    assert one.tobytes() == four.tobytes()
+
+
+def test_huge_strings_do_not_crash():
+    big = ("The quick brown fox jumps over the lazy dog. " * 25_000)[:1_000_000]
+    for fn in BATCH.values():
+        assert fn([big], [big]).shape == (1,)
