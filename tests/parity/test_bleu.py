@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+import random
 import sys
 import warnings
 
@@ -131,7 +132,25 @@ def test_corpus_bleu_with_empty_reference_lists_and_empty_corpus(segments, metho
     assert got == want
 
 
-@given(st.lists(st.tuples(references, token_lists), min_size=64, max_size=90), st.integers(0, 7))
+def _large_corpus(segments, size, seed):
+    """`size` segments (enough for the parallel path) varied from a few drawn ones: drawing 64+
+    segments directly would make hypothesis spend its time generating data."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(size):
+        refs, hyp = segments[i % len(segments)]
+        hyp = list(hyp)
+        rng.shuffle(hyp)
+        out.append((refs, hyp))
+    return out
+
+
+large_corpus = st.builds(
+    _large_corpus, st.lists(st.tuples(references, token_lists), min_size=1, max_size=6), st.integers(64, 90), st.integers()
+)
+
+
+@given(large_corpus, st.integers(0, 7))
 def test_large_corpus_counted_in_parallel(segments, method):
     list_of_references = [r for r, _ in segments]
     hypotheses = [h for _, h in segments]
@@ -313,3 +332,19 @@ def test_batch_bad_input():
 def test_batch_huge_string():
     big = "word " * 200_000
     assert bleu([big], [big], tokenizer="whitespace")[0] == 1.0
+
+
+#: Inputs of /work/shared/TRICKY.md whose tokens differ between tokenizers.
+TRICKY = [
+    "can't", "won't", "'tis", "gonna", '"Hi," he said.', "“smart” ‘q’", "1,000,000.", "$3.88 (10%)",
+    "http://a.com/x?y=1&z=2", "U.S.A. is big.", "e.g. this", "A. B. Smith", "a…b", "café naïve", "İstanbul",
+    "line1\nline2 can't", "tab\there", "日本語です。", "Привет, мир!", "😀!", "x² ½", "&amp; &lt;", "<skipped>",
+    "fs\u001cgs", "Go home. Now. Fast", "",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_tricky_inputs_match_promptflow_evaluator(text):
+    for response, reference in [(text, text), (text, text + " and more"), ("so " + text, text + " x")]:
+        want = BleuScoreEvaluator()(answer=response, ground_truth=reference)["bleu_score"]
+        assert bleu([response], [reference])[0].hex() == float(want).hex()
