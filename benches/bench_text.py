@@ -85,21 +85,35 @@ class Table:
 
 def bench_task(table: Table, task: str, n_ref: int, repeats: int,
                ours: Callable[[], np.ndarray], references: dict[str, Callable[[int], list[float]]],
-               exact: str | None) -> None:
+               exact: str | None, variants: dict[str, Callable[[], np.ndarray]] | None = None) -> None:
+    """Time `ours` on one thread and on all threads, then each reference; `variants` are other
+    rapideval entry points for the same task, timed on one thread and compared with the exact
+    reference too."""
     print(f"\n{task}")
     rapideval.set_num_threads(1)
     t1, values = median_time(ours, repeats)
+    variant_times = {}
+    for name, run in (variants or {}).items():
+        t, variant_values = median_time(run, repeats)
+        assert np.array_equal(values.view(np.int64), variant_values.view(np.int64)), f"{name} disagrees"
+        variant_times[name] = t
     rapideval.set_num_threads(0)
     tn, values_n = median_time(ours, repeats)
     assert np.array_equal(values.view(np.int64), values_n.view(np.int64)), "thread count changed results"
     n = len(values)
     table.add(task, "rapideval (1 thread)", n / t1, "", "")
     table.add(task, f"rapideval ({rapideval.get_num_threads()} threads)", n / tn, f"{t1 / tn:.2f}x 1 thr", "")
+    exact_rate = None
     for name, run in references.items():
         t, ref_values = median_time(lambda: run(n_ref), max(1, repeats // 2))
         rate = n_ref / t
+        if name == exact:
+            exact_rate = rate
         agree = agreement(values[:n_ref], ref_values) if name == exact else "(different definition)"
         table.add(task, name, rate, f"{(n / t1) / rate:,.1f}x", agree)
+    for name, t in variant_times.items():
+        ratio = f"{(n / t) / exact_rate:,.1f}x" if exact_rate else ""
+        table.add(task, f"{name} (1 thread)", n / t, ratio, "(same values as rapideval)")
 
 
 def main() -> None:
@@ -151,9 +165,11 @@ def main() -> None:
         sm = compat_nltk.SmoothingFunction().method4
         return np.array([compat_nltk.sentence_bleu([r], h, smoothing_function=sm) for h, r in zip(hyp_tok, ref_tok)], dtype=np.float64)
 
-    bench_task(table, "nltk sentence_bleu on tokens (method4, one call per pair)", m, args.repeats, compat_loop,
+    bench_task(table, "nltk sentence_bleu on tokens (method4)", m, args.repeats,
+               lambda: bleu(hyp_tok, ref_tok, tokenizer=None),
                {"nltk sentence_bleu": lambda k: [sentence_bleu([ref_tok[i]], hyp_tok[i], smoothing_function=method4) for i in range(k)]},
-               exact="nltk sentence_bleu")
+               exact="nltk sentence_bleu",
+               variants={"rapideval.compat.nltk.sentence_bleu, one call per pair": compat_loop})
 
     bench_task(table, "promptflow GLEU: tokenize + nltk sentence_gleu", m, args.repeats, lambda: gleu(hyps, refs),
                {"nltk (promptflow tokenize + gleu)": lambda k: [sentence_gleu([tokenize(refs[i])], tokenize(hyps[i])) for i in range(k)]},

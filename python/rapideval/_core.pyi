@@ -7,10 +7,12 @@ import numpy.typing as npt
 
 __all__ = [
     "bleu_batch",
+    "bleu_tokens",
     "exact_match",
     "f1_score",
     "get_num_threads",
     "gleu_batch",
+    "gleu_tokens",
     "nltk_corpus_bleu",
     "nltk_corpus_gleu",
     "normalize",
@@ -77,6 +79,16 @@ def bleu_batch(
     k: int | float,
     auto_reweigh: bool,
 ) -> npt.NDArray[np.float64]: ...
+def bleu_tokens(
+    responses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str] | Sequence[Sequence[str]]],
+    weights: list[float],
+    method: str,
+    epsilon: int | float,
+    alpha: int | float,
+    k: int | float,
+    auto_reweigh: bool,
+) -> npt.NDArray[np.float64]: ...
 def nltk_corpus_gleu(
     list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
     hypotheses: Sequence[Sequence[str] | str],
@@ -85,4 +97,10 @@ def nltk_corpus_gleu(
 ) -> float: ...
 def gleu_batch(
     responses: Sequence[str], references: Sequence[str | Sequence[str]], tokenizer: str, min_len: int, max_len: int
+) -> npt.NDArray[np.float64]: ...
+def gleu_tokens(
+    responses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str] | Sequence[Sequence[str]]],
+    min_len: int,
+    max_len: int,
 ) -> npt.NDArray[np.float64]: ...

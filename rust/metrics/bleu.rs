@@ -6,10 +6,10 @@
 
 use std::hash::Hash;
 
-use ahash::AHashMap;
 use num_bigint::BigInt;
 use rayon::prelude::*;
 
+use super::ngrams::{with_ngrams, Ngrams};
 use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
@@ -17,9 +17,6 @@ use crate::text::Tokenizer;
 
 /// Corpora with at least this many segments count their n-grams in parallel.
 const PARALLEL_SEGMENTS: usize = 64;
-
-/// Id of a reference token that the hypothesis does not contain (no n-gram with it can match).
-pub(crate) const ABSENT: u32 = u32::MAX;
 
 /// `SmoothingFunction().method0` … `method7`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,208 +110,124 @@ impl Bleu {
     }
 }
 
-/// One hypothesis with its references.
+/// One hypothesis with its references (`R`: a `Vec<T>` or a slice of `T`).
 #[derive(Debug)]
-pub struct Segment<'a, T> {
-    pub references: &'a [Vec<T>],
+pub struct Segment<'a, T, R = Vec<T>> {
+    pub references: &'a [R],
     pub hypothesis: &'a [T],
 }
 
-impl<T> Clone for Segment<'_, T> {
+impl<T, R> Clone for Segment<'_, T, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for Segment<'_, T> {}
-
-/// A segment with its tokens replaced by small integer ids (hypothesis tokens first, `0..vocabulary`;
-/// reference tokens missing from the hypothesis become `ABSENT`).
-pub(crate) struct Interned {
-    pub(crate) hypothesis: Vec<u32>,
-    pub(crate) references: Vec<Vec<u32>>,
-    pub(crate) vocabulary: u32,
-}
-
-pub(crate) fn intern<T: Eq + Hash>(references: &[Vec<T>], hypothesis: &[T]) -> Interned {
-    let mut ids: AHashMap<&T, u32> = AHashMap::with_capacity(hypothesis.len());
-    let hypothesis = hypothesis
-        .iter()
-        .map(|t| {
-            let next = ids.len() as u32;
-            *ids.entry(t).or_insert(next)
-        })
-        .collect();
-    let references = references
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|t| ids.get(t).copied().unwrap_or(ABSENT))
-                .collect()
-        })
-        .collect();
-    Interned {
-        hypothesis,
-        references,
-        vocabulary: ids.len() as u32,
-    }
-}
-
-/// Ids of the hypothesis n-grams of one segment. A unigram's id is its token id; a longer n-gram's
-/// id is found from (id of its prefix, last token), so each n-gram costs one hash of a u64
-/// whatever its order, and ids of one order form a contiguous range.
-pub(crate) struct GramIds {
-    ids: AHashMap<u64, u32>,
-    next: u32,
-}
-
-impl GramIds {
-    /// Ids after the `vocabulary` token ids, with room for `capacity` n-grams.
-    pub(crate) fn new(vocabulary: u32, capacity: usize) -> GramIds {
-        GramIds {
-            ids: AHashMap::with_capacity(capacity),
-            next: vocabulary,
-        }
-    }
-
-    /// Number of ids handed out so far (token ids included).
-    pub(crate) fn len(&self) -> u32 {
-        self.next
-    }
-
-    /// The id of `prefix + token`, a new one for an n-gram not seen yet.
-    pub(crate) fn insert(&mut self, prefix: u32, token: u32) -> u32 {
-        let next = self.next;
-        let id = *self
-            .ids
-            .entry(u64::from(prefix) << 32 | u64::from(token))
-            .or_insert(next);
-        if id == next {
-            self.next += 1;
-        }
-        id
-    }
-
-    /// The id of `prefix + token` if the hypothesis has that n-gram, else `ABSENT`.
-    pub(crate) fn get(&self, prefix: u32, token: u32) -> u32 {
-        if prefix == ABSENT || token == ABSENT {
-            return ABSENT;
-        }
-        self.ids
-            .get(&(u64::from(prefix) << 32 | u64::from(token)))
-            .copied()
-            .unwrap_or(ABSENT)
-    }
-}
-
-/// Count the ids in `lo..lo + counts.len()` into `counts` (others, like `ABSENT`, are skipped).
-fn count_ids(ids: &[u32], lo: u32, counts: &mut [u64]) {
-    for &id in ids {
-        if let Some(c) = counts.get_mut(id.wrapping_sub(lo) as usize) {
-            *c += 1;
-        }
-    }
-}
+impl<T, R> Copy for Segment<'_, T, R> {}
 
 /// nltk `modified_precision(references, hypothesis, n)` for n = 1..=max_order, each as its raw
-/// (numerator, denominator): hypothesis n-gram counts clipped by their maximum count in any one
-/// reference.
-fn modified_precisions(segment: &Interned, max_order: usize) -> Vec<(u64, u64)> {
-    let capacity = segment.hypothesis.len() * max_order.saturating_sub(1);
-    let mut grams = GramIds::new(segment.vocabulary, capacity);
-    // The id of the current-order n-gram starting at each position.
-    let mut hyp = segment.hypothesis.clone();
-    let mut refs = segment.references.clone();
-    let (mut counts, mut best, mut current) = (Vec::new(), Vec::new(), Vec::new());
-    let mut out = Vec::with_capacity(max_order);
-    let mut lo = 0;
+/// (numerator, denominator) passed to `each(n, numerator, denominator)`: hypothesis n-gram counts
+/// clipped by their maximum count in any one reference.
+fn modified_precisions<T: Eq + Hash, R: AsRef<[T]>>(
+    ngrams: &mut Ngrams,
+    references: &[R],
+    hypothesis: &[T],
+    max_order: usize,
+    mut each: impl FnMut(usize, u64, u64),
+) {
+    let expected = hypothesis.len() * max_order.saturating_sub(1);
+    ngrams.start(references, hypothesis, expected);
     for n in 1..=max_order {
         if n > 1 {
-            lo = grams.len();
-            hyp.pop();
-            for (i, id) in hyp.iter_mut().enumerate() {
-                *id = grams.insert(*id, segment.hypothesis[i + n - 1]);
-            }
-            for (r, ids) in segment.references.iter().zip(&mut refs) {
-                ids.pop();
-                for (i, id) in ids.iter_mut().enumerate() {
-                    *id = grams.get(*id, r[i + n - 1]);
-                }
-            }
+            ngrams.advance();
         }
-        if hyp.is_empty() {
-            out.push((0, 1));
-            continue;
+        if ngrams.hyp_len() == 0 {
+            // No n-grams of this order or any longer one: nltk's max(1, 0) denominators.
+            (n..=max_order).for_each(|m| each(m, 0, 1));
+            return;
         }
-        let size = (grams.len() - lo) as usize;
-        counts.clear();
-        counts.resize(size, 0u64);
-        count_ids(&hyp, lo, &mut counts);
-        best.clear();
-        best.resize(size, 0u64);
-        for ids in &refs {
-            current.clear();
-            current.resize(size, 0u64);
-            count_ids(ids, lo, &mut current);
-            for (b, c) in best.iter_mut().zip(&current) {
-                *b = (*b).max(*c);
-            }
-        }
-        let clipped = counts.iter().zip(&best).map(|(c, b)| *c.min(b)).sum();
-        out.push((clipped, hyp.len() as u64));
+        each(n, ngrams.clipped_matches(), ngrams.hyp_len() as u64);
     }
-    out
 }
 
 /// The reference length closest to the hypothesis length, the shorter one on ties.
-fn closest_ref_length<T>(references: &[Vec<T>], hyp_len: usize) -> usize {
+fn closest_ref_length<T, R: AsRef<[T]>>(references: &[R], hyp_len: usize) -> usize {
     references
         .iter()
-        .map(Vec::len)
+        .map(|r| r.as_ref().len())
         .min_by_key(|&r| (r.abs_diff(hyp_len), r))
         .unwrap_or(0)
 }
 
-struct SegmentCounts {
+/// Summed counts of segments.
+struct Totals {
     numerators: Vec<u64>,
     denominators: Vec<u64>,
     hyp_len: u64,
     ref_len: u64,
 }
 
-fn segment_counts<T: Eq + Hash>(segment: &Segment<'_, T>, max_order: usize) -> SegmentCounts {
-    let interned = intern(segment.references, segment.hypothesis);
-    let (numerators, denominators) = modified_precisions(&interned, max_order)
-        .into_iter()
-        .unzip();
-    let hyp_len = segment.hypothesis.len();
-    SegmentCounts {
-        numerators,
-        denominators,
-        hyp_len: hyp_len as u64,
-        ref_len: closest_ref_length(segment.references, hyp_len) as u64,
+impl Totals {
+    fn new(max_order: usize) -> Totals {
+        Totals {
+            numerators: vec![0; max_order],
+            denominators: vec![0; max_order],
+            hyp_len: 0,
+            ref_len: 0,
+        }
+    }
+
+    fn add<T: Eq + Hash, R: AsRef<[T]>>(&mut self, ngrams: &mut Ngrams, s: &Segment<'_, T, R>) {
+        let max_order = self.numerators.len();
+        modified_precisions(ngrams, s.references, s.hypothesis, max_order, |n, a, b| {
+            if let (Some(num), Some(den)) = (
+                self.numerators.get_mut(n - 1),
+                self.denominators.get_mut(n - 1),
+            ) {
+                *num += a;
+                *den += b;
+            }
+        });
+        let hyp_len = s.hypothesis.len();
+        self.hyp_len += hyp_len as u64;
+        self.ref_len += closest_ref_length(s.references, hyp_len) as u64;
+    }
+
+    fn merge(mut self, other: Totals) -> Totals {
+        for (a, b) in self.numerators.iter_mut().zip(&other.numerators) {
+            *a += b;
+        }
+        for (a, b) in self.denominators.iter_mut().zip(&other.denominators) {
+            *a += b;
+        }
+        self.hyp_len += other.hyp_len;
+        self.ref_len += other.ref_len;
+        self
     }
 }
 
-/// The corpus totals `corpus_bleu` computes before smoothing, plus the last segment (nltk's
-/// smoothing functions see the last loop values of `references` and `hypothesis`).
-pub struct CorpusStats<'a, T> {
+/// The corpus totals `corpus_bleu` computes before smoothing, and what nltk's smoothing functions
+/// see of the last segment (they read the last loop values of `references` and `hypothesis`).
+pub struct CorpusStats {
     numerators: Vec<u64>,
     denominators: Vec<u64>,
     hyp_len: u64,
     ref_len: u64,
-    last: Option<Segment<'a, T>>,
+    last_hyp_len: usize,
+    /// The last segment's 5-gram precision, which methods 5 and 7 use whatever the order.
+    last_fivegram: (u64, u64),
 }
 
 /// The precisions after smoothing (ints, Fractions or floats, as in nltk).
 pub struct Precisions(Vec<Num>);
 
-/// Sum the n-gram statistics of a corpus for orders `1..=max_order`, raising what nltk raises
-/// before smoothing.
-pub fn corpus_stats<'a, T: Eq + Hash + Sync>(
-    segments: &[Segment<'a, T>],
+/// Sum the n-gram statistics of a corpus for orders `1..=max_order` (plus what `smoothing` needs
+/// of the last segment), raising what nltk raises before smoothing.
+pub fn corpus_stats<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+    segments: &[Segment<'_, T, R>],
     max_order: usize,
-) -> std::result::Result<CorpusStats<'a, T>, Raised> {
+    smoothing: &Smoothing,
+) -> std::result::Result<CorpusStats, Raised> {
     if let Some(s) = segments.iter().find(|s| s.references.is_empty()) {
         // nltk looks up the hypothesis' first unigram among no reference counts before it takes
         // the min() over no reference lengths.
@@ -330,35 +243,47 @@ pub fn corpus_stats<'a, T: Eq + Hash + Sync>(
     if segments.is_empty() && max_order > 0 {
         return Err(Raised::new(PyExc::ZeroDivision, "Fraction(0, 0)"));
     }
-    let per_segment: Vec<SegmentCounts> = if segments.len() >= PARALLEL_SEGMENTS {
+    // Integer sums: the grouping of the parallel fold cannot change them.
+    let totals = if segments.len() >= PARALLEL_SEGMENTS {
         segments
             .par_iter()
-            .map(|s| segment_counts(s, max_order))
-            .collect()
+            .with_min_len(16)
+            .fold(
+                || Totals::new(max_order),
+                |mut t, s| {
+                    with_ngrams(|ngrams| t.add(ngrams, s));
+                    t
+                },
+            )
+            .reduce(|| Totals::new(max_order), Totals::merge)
     } else {
-        segments
-            .iter()
-            .map(|s| segment_counts(s, max_order))
-            .collect()
+        with_ngrams(|ngrams| {
+            let mut t = Totals::new(max_order);
+            for s in segments {
+                t.add(ngrams, s);
+            }
+            t
+        })
     };
-    let mut stats = CorpusStats {
-        numerators: vec![0; max_order],
-        denominators: vec![0; max_order],
-        hyp_len: 0,
-        ref_len: 0,
-        last: segments.last().copied(),
-    };
-    for s in per_segment {
-        for (total, n) in stats.numerators.iter_mut().zip(&s.numerators) {
-            *total += n;
-        }
-        for (total, d) in stats.denominators.iter_mut().zip(&s.denominators) {
-            *total += d;
-        }
-        stats.hyp_len += s.hyp_len;
-        stats.ref_len += s.ref_len;
+    let last = segments.last();
+    let mut last_fivegram = (0, 1);
+    if let (Some(s), Method::Method5 | Method::Method7) = (last, smoothing.method) {
+        with_ngrams(|ngrams| {
+            modified_precisions(ngrams, s.references, s.hypothesis, 5, |n, a, b| {
+                if n == 5 {
+                    last_fivegram = (a, b);
+                }
+            })
+        });
     }
-    Ok(stats)
+    Ok(CorpusStats {
+        numerators: totals.numerators,
+        denominators: totals.denominators,
+        hyp_len: totals.hyp_len,
+        ref_len: totals.ref_len,
+        last_hyp_len: last.map_or(0, |s| s.hypothesis.len()),
+        last_fivegram,
+    })
 }
 
 /// `float(2**inc * k)` as Python computes it.
@@ -380,7 +305,7 @@ fn scaled_k(k: Param, inc: u32) -> std::result::Result<f64, Raised> {
     }
 }
 
-impl<'a, T: Eq + Hash> CorpusStats<'a, T> {
+impl CorpusStats {
     /// nltk returns int `0` here, before smoothing: no unigram matched (or no order was asked).
     pub fn is_zero(&self) -> bool {
         self.numerators.first().is_none_or(|&n| n == 0)
@@ -399,10 +324,6 @@ impl<'a, T: Eq + Hash> CorpusStats<'a, T> {
             .filter(|(_, &n)| n == 0)
             .map(|(i, _)| i + 1)
             .collect()
-    }
-
-    fn last_hyp_len(&self) -> usize {
-        self.last.map_or(0, |s| s.hypothesis.len())
     }
 
     /// Apply the smoothing function to the corpus precisions.
@@ -465,7 +386,7 @@ impl<'a, T: Eq + Hash> CorpusStats<'a, T> {
         let len = if self.hyp_len > 0 {
             self.hyp_len
         } else {
-            self.last_hyp_len() as u64
+            self.last_hyp_len as u64
         };
         if len <= 1 {
             return Ok(());
@@ -491,10 +412,7 @@ impl<'a, T: Eq + Hash> CorpusStats<'a, T> {
         let Some(first) = p.first() else {
             return Ok(());
         };
-        let (a5, b5) = self.last.map_or((0, 1), |s| {
-            let p = modified_precisions(&intern(s.references, s.hypothesis), 5);
-            p.last().copied().unwrap_or((0, 1))
-        });
+        let (a5, b5) = self.last_fivegram;
         let mut next: Vec<Num> = p.iter().skip(1).cloned().collect();
         next.push(Num::Ratio(a5, b5));
         let mut m = first.add(&Num::int(1))?;
@@ -516,7 +434,7 @@ impl<'a, T: Eq + Hash> CorpusStats<'a, T> {
                 "This smoothing method requires non-zero precision for bigrams.",
             ));
         }
-        let hyp_len = self.last_hyp_len();
+        let hyp_len = self.last_hyp_len;
         let alpha = alpha.num();
         for i in 2..p.len() {
             let pi0 = if p[i - 2].is_zero() {
@@ -565,14 +483,14 @@ impl<'a, T: Eq + Hash> CorpusStats<'a, T> {
     }
 }
 
-fn bleu_of_segments<T: Eq + Hash + Sync>(
-    segments: &[Segment<'_, T>],
-    weights: &[Vec<f64>],
+fn bleu_of_segments<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync, W: AsRef<[f64]>>(
+    segments: &[Segment<'_, T, R>],
+    weights: &[W],
     smoothing: &Smoothing,
     auto_reweigh: bool,
 ) -> std::result::Result<Bleu, Raised> {
-    let max_order = weights.iter().map(Vec::len).max().unwrap_or(0);
-    let stats = corpus_stats(segments, max_order)?;
+    let max_order = weights.iter().map(|w| w.as_ref().len()).max().unwrap_or(0);
+    let stats = corpus_stats(segments, max_order, smoothing)?;
     if stats.is_zero() {
         return Ok(Bleu::Zero);
     }
@@ -581,9 +499,9 @@ fn bleu_of_segments<T: Eq + Hash + Sync>(
         .iter()
         .map(|w| {
             if auto_reweigh {
-                stats.score(&precisions, &stats.reweigh(w))
+                stats.score(&precisions, &stats.reweigh(w.as_ref()))
             } else {
-                stats.score(&precisions, w)
+                stats.score(&precisions, w.as_ref())
             }
         })
         .collect::<std::result::Result<Vec<f64>, Raised>>()
@@ -617,8 +535,8 @@ pub fn corpus_bleu<T: Eq + Hash + Sync>(
 }
 
 /// nltk `sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)`.
-pub fn sentence_bleu<T: Eq + Hash + Sync>(
-    references: &[Vec<T>],
+pub fn sentence_bleu<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+    references: &[R],
     hypothesis: &[T],
     weights: &[f64],
     smoothing: &Smoothing,
@@ -628,7 +546,24 @@ pub fn sentence_bleu<T: Eq + Hash + Sync>(
         references,
         hypothesis,
     };
-    bleu_of_segments(&[segment], &[weights.to_vec()], smoothing, auto_reweigh)
+    bleu_of_segments(&[segment], &[weights], smoothing, auto_reweigh)
+}
+
+/// `sentence_bleu` of a response against its references as a float (nltk's int `0` becomes
+/// `0.0`); an empty reference list is an error.
+pub fn bleu_tokens<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+    response: &[T],
+    references: &[R],
+    weights: &[f64],
+    smoothing: &Smoothing,
+    auto_reweigh: bool,
+) -> Result<f64> {
+    if references.is_empty() {
+        return Err(Error::InvalidValue(
+            "no reference (nltk raises ValueError: min() arg is an empty sequence)".to_string(),
+        ));
+    }
+    Ok(sentence_bleu(references, response, weights, smoothing, auto_reweigh)?.first())
 }
 
 /// Sentence BLEU of one response against its references after tokenizing both; with the
@@ -642,14 +577,9 @@ pub fn bleu_text(
     smoothing: &Smoothing,
     auto_reweigh: bool,
 ) -> Result<f64> {
-    if references.is_empty() {
-        return Err(Error::InvalidValue(
-            "no reference (nltk raises ValueError: min() arg is an empty sequence)".to_string(),
-        ));
-    }
-    let hypothesis = tokenizer.tokenize(response);
-    let references: Vec<Vec<String>> = references.iter().map(|r| tokenizer.tokenize(r)).collect();
-    Ok(sentence_bleu(&references, &hypothesis, weights, smoothing, auto_reweigh)?.first())
+    tokenizer.with_segment(response, references, |hypothesis, references| {
+        bleu_tokens(hypothesis, references, weights, smoothing, auto_reweigh)
+    })
 }
 
 /// `bleu_text` for every row, in parallel (rows are independent, so the thread count never changes
@@ -665,9 +595,23 @@ pub fn bleu_batch(
     responses
         .par_iter()
         .zip(references)
+        .with_min_len(8)
         .map(|(response, refs)| {
             bleu_text(response, refs, tokenizer, weights, smoothing, auto_reweigh)
         })
+        .collect()
+}
+
+/// `bleu_tokens` for every row of pre-tokenised responses and references, in parallel.
+pub fn bleu_tokens_batch<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+    rows: &[Segment<'_, T, R>],
+    weights: &[f64],
+    smoothing: &Smoothing,
+    auto_reweigh: bool,
+) -> Vec<Result<f64>> {
+    rows.par_iter()
+        .with_min_len(16)
+        .map(|s| bleu_tokens(s.hypothesis, s.references, weights, smoothing, auto_reweigh))
         .collect()
 }
 

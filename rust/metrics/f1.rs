@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::text::squad::normalize_answer;
-use crate::text::unicode::{py_split, py_strip};
+use crate::text::unicode::py_strip;
 
 /// promptflow's `_AsyncF1ScoreEvaluator.__call__`: the F1 of the normalised whitespace tokens.
 /// An empty, all-whitespace or literal `"None"` input is the reference's `ValueError`.
@@ -18,8 +18,8 @@ pub fn f1_score(answer: &str, ground_truth: &str) -> Result<f64> {
     }
     let prediction = normalize_answer(answer);
     let reference = normalize_answer(ground_truth);
-    let prediction: Vec<&str> = py_split(&prediction).collect();
-    let reference: Vec<&str> = py_split(&reference).collect();
+    let prediction = words(&prediction);
+    let reference = words(&reference);
     let common = common_count(&prediction, &reference);
     if common == 0 {
         return Ok(0.0);
@@ -74,6 +74,20 @@ fn best_over_references(refs: &[&str], score: impl Fn(&str) -> Result<f64>) -> R
         best = Some(best.map_or(s, |b| b.max(s)));
     }
     best.ok_or_else(|| Error::InvalidValue("a row needs at least one reference".to_string()))
+}
+
+/// The words of a normalised text (words joined by single spaces).
+fn words(normalized: &str) -> Vec<&str> {
+    let mut words = Vec::with_capacity(normalized.len() / 4 + 1);
+    let mut start = 0;
+    for (i, b) in normalized.bytes().enumerate() {
+        if b == b' ' {
+            words.extend(normalized.get(start..i));
+            start = i + 1;
+        }
+    }
+    words.extend(normalized.get(start..).filter(|w| !w.is_empty()));
+    words
 }
 
 /// `s and s.strip() and s != "None"`.

@@ -7,7 +7,8 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use super::bleu::{intern, GramIds, Segment, ABSENT};
+use super::bleu::Segment;
+use super::ngrams::{with_ngrams, Ngrams, ABSENT};
 use super::pynum::count_ratio;
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
@@ -125,25 +126,23 @@ impl GramCounts {
     }
 }
 
-/// The `(n_match, n_all)` one segment adds to the corpus totals, if any reference has grams.
-fn segment_counts<T: Eq + Hash>(
-    segment: &Segment<'_, T>,
+/// The `(n_match, n_all)` one segment adds to the corpus totals, if any reference has grams: the
+/// counts of the reference with the best `n_match / n_all` (the first on ties).
+fn segment_counts<T: Eq + Hash, R: AsRef<[T]>>(
+    ngrams: &mut Ngrams,
+    references: &[R],
+    hypothesis: &[T],
     min_len: i64,
     max_len: i64,
 ) -> std::result::Result<Option<(u128, u128)>, Raised> {
-    let interned = intern(segment.references, segment.hypothesis);
-    let capacity = interned.hypothesis.len() * 3;
-    let mut grams = GramIds::new(interned.vocabulary, capacity);
-    let mut hyp = GramCounts::default();
-    hyp.count(&interned.hypothesis, min_len, max_len, |p, t| {
-        grams.insert(p, t)
-    })?;
+    let per_reference = match (usize::try_from(min_len), usize::try_from(max_len)) {
+        (Ok(min_len), Ok(max_len)) if min_len >= 1 => {
+            plain_counts(ngrams, references, hypothesis, min_len, max_len)
+        }
+        _ => everygram_counts(ngrams, references, hypothesis, min_len, max_len)?,
+    };
     let mut best: Option<(u128, u128, f64)> = None;
-    for reference in &interned.references {
-        let mut counts = GramCounts::default();
-        counts.count(reference, min_len, max_len, |p, t| grams.get(p, t))?;
-        let tp = hyp.overlap(&counts);
-        let n_all = hyp.total.max(counts.total);
+    for (tp, n_all) in per_reference {
         if n_all > 0 {
             let ratio = count_ratio(tp, n_all);
             if best.is_none_or(|(_, _, r)| ratio > r) {
@@ -154,21 +153,83 @@ fn segment_counts<T: Eq + Hash>(
     Ok(best.map(|(tp, n_all, _)| (tp, n_all)))
 }
 
-fn gleu_of_segments<T: Eq + Hash + Sync>(
-    segments: &[Segment<'_, T>],
+/// `(matches, max(hypothesis grams, reference grams))` per reference when `min_len >= 1`: the
+/// grams are then every n-gram of each order `min_len..=max_len`, each counted once.
+fn plain_counts<T: Eq + Hash, R: AsRef<[T]>>(
+    ngrams: &mut Ngrams,
+    references: &[R],
+    hypothesis: &[T],
+    min_len: usize,
+    max_len: usize,
+) -> Vec<(u128, u128)> {
+    // Σ over n in min_len..=min(max_len, len) of (len - n + 1).
+    let grams = |len: usize| -> u128 {
+        let (a, b) = (min_len as u128, max_len.min(len) as u128);
+        if a > b {
+            return 0;
+        }
+        let terms = b - a + 1;
+        terms * (len as u128 + 1) - (a + b) * terms / 2
+    };
+    let top = max_len.min(hypothesis.len());
+    let mut matches = vec![0u128; references.len()];
+    if top >= min_len {
+        ngrams.start(references, hypothesis, hypothesis.len() * (top - 1));
+        for n in 1..=top {
+            if n > 1 {
+                ngrams.advance();
+            }
+            if n >= min_len {
+                ngrams.add_matches(&mut matches);
+            }
+        }
+    }
+    let hyp_grams = grams(hypothesis.len());
+    references
+        .iter()
+        .zip(matches)
+        .map(|(r, tp)| (tp, hyp_grams.max(grams(r.as_ref().len()))))
+        .collect()
+}
+
+/// `plain_counts` for any `min_len` and `max_len`, following `everygrams` literally.
+fn everygram_counts<T: Eq + Hash, R: AsRef<[T]>>(
+    ngrams: &mut Ngrams,
+    references: &[R],
+    hypothesis: &[T],
+    min_len: i64,
+    max_len: i64,
+) -> std::result::Result<Vec<(u128, u128)>, Raised> {
+    ngrams.start(references, hypothesis, hypothesis.len() * 3);
+    let hyp_tokens = ngrams.hyp_tokens().to_vec();
+    let mut hyp = GramCounts::default();
+    hyp.count(&hyp_tokens, min_len, max_len, |p, t| ngrams.insert(p, t))?;
+    (0..ngrams.references())
+        .map(|r| {
+            let mut counts = GramCounts::default();
+            let tokens = ngrams.ref_tokens(r);
+            counts.count(tokens, min_len, max_len, |p, t| ngrams.get(p, t))?;
+            Ok((hyp.overlap(&counts), hyp.total.max(counts.total)))
+        })
+        .collect()
+}
+
+fn gleu_of_segments<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+    segments: &[Segment<'_, T, R>],
     min_len: i64,
     max_len: i64,
 ) -> std::result::Result<f64, Raised> {
+    let counts = |ngrams: &mut Ngrams, s: &Segment<'_, T, R>| {
+        segment_counts(ngrams, s.references, s.hypothesis, min_len, max_len)
+    };
     let per_segment: Vec<_> = if segments.len() >= PARALLEL_SEGMENTS {
         segments
             .par_iter()
-            .map(|s| segment_counts(s, min_len, max_len))
+            .with_min_len(16)
+            .map(|s| with_ngrams(|ngrams| counts(ngrams, s)))
             .collect()
     } else {
-        segments
-            .iter()
-            .map(|s| segment_counts(s, min_len, max_len))
-            .collect()
+        with_ngrams(|ngrams| segments.iter().map(|s| counts(ngrams, s)).collect())
     };
     let (mut n_match, mut n_all) = (0u128, 0u128);
     for counts in per_segment {
@@ -209,8 +270,8 @@ pub fn corpus_gleu<T: Eq + Hash + Sync>(
 }
 
 /// nltk `sentence_gleu(references, hypothesis, min_len, max_len)`.
-pub fn sentence_gleu<T: Eq + Hash + Sync>(
-    references: &[Vec<T>],
+pub fn sentence_gleu<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+    references: &[R],
     hypothesis: &[T],
     min_len: i64,
     max_len: i64,
@@ -232,9 +293,9 @@ pub fn gleu_text(
     min_len: i64,
     max_len: i64,
 ) -> Result<f64> {
-    let hypothesis = tokenizer.tokenize(response);
-    let references: Vec<Vec<String>> = references.iter().map(|r| tokenizer.tokenize(r)).collect();
-    sentence_gleu(&references, &hypothesis, min_len, max_len).map_err(Error::from)
+    tokenizer.with_segment(response, references, |hypothesis, references| {
+        sentence_gleu(references, hypothesis, min_len, max_len).map_err(Error::from)
+    })
 }
 
 /// `gleu_text` for every row, in parallel (rows are independent).
@@ -248,7 +309,20 @@ pub fn gleu_batch(
     responses
         .par_iter()
         .zip(references)
+        .with_min_len(8)
         .map(|(response, refs)| gleu_text(response, refs, tokenizer, min_len, max_len))
+        .collect()
+}
+
+/// `sentence_gleu` for every row of pre-tokenised responses and references, in parallel.
+pub fn gleu_tokens_batch<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+    rows: &[Segment<'_, T, R>],
+    min_len: i64,
+    max_len: i64,
+) -> Vec<Result<f64>> {
+    rows.par_iter()
+        .with_min_len(16)
+        .map(|s| sentence_gleu(s.references, s.hypothesis, min_len, max_len).map_err(Error::from))
         .collect()
 }
 

@@ -3,5 +3,6 @@
 pub mod bleu;
 pub mod f1;
 pub mod gleu;
+mod ngrams;
 mod pynum;
 pub mod sacrebleu_bleu;

@@ -9,11 +9,13 @@ use pyo3::exceptions::{
     PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
-use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::{check_same_length, first_error, items, run_detached, to_numpy, References, Texts};
 use crate::metrics::bleu::{
-    bleu_batch as batch, corpus_stats, Method, Param, PyExc, Raised, Segment, Smoothing,
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, Method, Param, PyExc, Raised, Segment,
+    Smoothing,
 };
 use crate::text::Tokenizer;
 
@@ -211,6 +213,132 @@ impl<'py> TokenCorpus<'py> {
     }
 }
 
+/// Pre-tokenised batch columns, copied out of Python: `responses[i]` is a list of `str` tokens;
+/// `references[i]` is one such list, or a list of them (several references) when its first item
+/// is a list or tuple (an empty row is one empty reference).
+pub(super) struct TokenRows {
+    /// Every token list back to back: per row the response, then its references. The strings
+    /// stay owned by Python (kept alive here), so nothing is copied.
+    tokens: Vec<PyBackedStr>,
+    /// Number of tokens before the end of each list.
+    list_ends: Vec<usize>,
+    /// Index of each row's first list (the response), plus the end.
+    row_starts: Vec<usize>,
+}
+
+impl TokenRows {
+    pub(super) fn new(
+        responses: &Bound<'_, PyAny>,
+        references: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let responses = items(responses, &|| "responses".to_string())?;
+        let references = items(references, &|| "references".to_string())?;
+        check_same_length(
+            ("responses", responses.len()),
+            ("references", references.len()),
+        )?;
+        let mut rows = TokenRows {
+            tokens: Vec::new(),
+            list_ends: Vec::with_capacity(2 * responses.len()),
+            row_starts: Vec::with_capacity(responses.len() + 1),
+        };
+        for (row, (response, refs)) in responses.iter().zip(&references).enumerate() {
+            rows.row_starts.push(rows.list_ends.len());
+            rows.push_list(response, &|| format!("responses[{row}]"))?;
+            let place = || format!("references[{row}]");
+            let first = match refs.cast::<PyList>() {
+                Ok(list) => list.iter().next(),
+                Err(_) => refs.cast::<PyTuple>().ok().and_then(|t| t.iter().next()),
+            };
+            if first.is_some_and(|r| r.is_instance_of::<PyList>() || r.is_instance_of::<PyTuple>())
+            {
+                for_each_item(refs, &place, |k, r| {
+                    rows.push_list(&r, &|| format!("references[{row}][{k}]"))
+                })?;
+            } else {
+                rows.push_list(refs, &place)?;
+            }
+        }
+        rows.row_starts.push(rows.list_ends.len());
+        Ok(rows)
+    }
+
+    fn push_list(&mut self, list: &Bound<'_, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
+        if list.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "{}: expected a list of str tokens, got a str (tokenize it, or pass a tokenizer)",
+                place()
+            )));
+        }
+        for_each_item(list, place, |j, token| {
+            let token = token.cast_into::<PyString>().map_err(|e| {
+                PyTypeError::new_err(format!(
+                    "{}[{j}]: expected str, got {}",
+                    place(),
+                    type_name(e.into_inner().as_any())
+                ))
+            })?;
+            self.tokens.push(PyBackedStr::try_from(token).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "{}[{j}]: string is not valid Unicode (lone surrogate)",
+                    place()
+                ))
+            })?);
+            Ok(())
+        })?;
+        self.list_ends.push(self.tokens.len());
+        Ok(())
+    }
+
+    /// Runs `f` on one segment per row.
+    pub(super) fn with_segments<O>(
+        &self,
+        f: impl FnOnce(&[Segment<'_, PyBackedStr, &[PyBackedStr]>]) -> O,
+    ) -> O {
+        let mut start = 0;
+        let lists: Vec<&[PyBackedStr]> = self
+            .list_ends
+            .iter()
+            .map(|&end| {
+                let list = self.tokens.get(start..end).unwrap_or(&[]);
+                start = end;
+                list
+            })
+            .collect();
+        let segments: Vec<Segment<'_, PyBackedStr, &[PyBackedStr]>> = self
+            .row_starts
+            .windows(2)
+            .map(|w| Segment {
+                hypothesis: lists.get(w[0]).copied().unwrap_or(&[]),
+                references: lists.get(w[0] + 1..w[1]).unwrap_or(&[]),
+            })
+            .collect();
+        f(&segments)
+    }
+}
+
+/// Calls `f(index, item)` for each item of a list or tuple.
+fn for_each_item<'py>(
+    obj: &Bound<'py, PyAny>,
+    place: &dyn Fn() -> String,
+    mut f: impl FnMut(usize, Bound<'py, PyAny>) -> PyResult<()>,
+) -> PyResult<()> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        list.iter().enumerate().try_for_each(|(i, item)| f(i, item))
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        tuple
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| f(i, item))
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{}: expected a list of str, got {}",
+            place(),
+            type_name(obj)
+        )))
+    }
+}
+
 /// Split UTF-8 (or surrogatepass) bytes into one slice per code point.
 fn push_chars<'b>(bytes: &'b [u8], out: &mut Vec<&'b [u8]>) {
     let mut i = 0;
@@ -302,9 +430,9 @@ fn nltk_corpus_bleu(
             })
             .collect();
         let stats = if segments.len() >= DETACH_SEGMENTS {
-            run_detached(py, || corpus_stats(&segments, max_order))?
+            run_detached(py, || corpus_stats(&segments, max_order, &smoothing))?
         } else {
-            corpus_stats(&segments, max_order)
+            corpus_stats(&segments, max_order, &smoothing)
         }
         .map_err(|e| corpus.key_error(e))?;
         if stats.is_zero() {
@@ -362,8 +490,33 @@ fn bleu_batch<'py>(
     Ok(to_numpy(py, first_error(scores)?))
 }
 
+/// Sentence BLEU per row of pre-tokenised responses and references (see `TokenRows`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn bleu_tokens<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    weights: Vec<f64>,
+    method: &str,
+    epsilon: &Bound<'py, PyAny>,
+    alpha: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    auto_reweigh: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let smoothing = smoothing(method, epsilon, alpha, k)?;
+    let rows = TokenRows::new(responses, references)?;
+    let scores = run_detached(py, || {
+        rows.with_segments(|segments| {
+            bleu_tokens_batch(segments, &weights, &smoothing, auto_reweigh)
+        })
+    })?;
+    Ok(to_numpy(py, first_error(scores)?))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_corpus_bleu, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_tokens, m)?)?;
     Ok(())
 }

@@ -4,9 +4,9 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::bleu::{raise, TokenCorpus};
+use super::bleu::{raise, TokenCorpus, TokenRows};
 use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
-use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch};
+use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch, gleu_tokens_batch};
 use crate::text::Tokenizer;
 
 /// Corpora with at least this many segments are scored with the GIL released.
@@ -57,7 +57,24 @@ fn gleu_batch<'py>(
     Ok(to_numpy(py, first_error(scores)?))
 }
 
+/// Sentence GLEU per row of pre-tokenised responses and references (see `TokenRows`).
+#[pyfunction]
+fn gleu_tokens<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    min_len: i64,
+    max_len: i64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let rows = TokenRows::new(responses, references)?;
+    let scores = run_detached(py, || {
+        rows.with_segments(|segments| gleu_tokens_batch(segments, min_len, max_len))
+    })?;
+    Ok(to_numpy(py, first_error(scores)?))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(gleu_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(nltk_corpus_gleu, m)?)?;
     m.add_function(wrap_pyfunction!(gleu_batch, m)?)?;
     Ok(())

@@ -50,18 +50,90 @@ impl Tokenizer {
     }
 
     pub fn tokenize(self, text: &str) -> Vec<String> {
+        let mut tokens = Tokens::default();
+        self.tokenize_into(text, &mut tokens);
+        tokens.to_strings()
+    }
+
+    /// Tokenizes a response and its references and runs `f` on the token lists.
+    pub fn with_segment<O>(
+        self,
+        response: &str,
+        references: &[&str],
+        f: impl FnOnce(&[&str], &[Vec<&str>]) -> O,
+    ) -> O {
+        let tokenize = |text: &str| {
+            let mut tokens = Tokens::with_capacity(text.len());
+            self.tokenize_into(text, &mut tokens);
+            tokens
+        };
+        let hypothesis = tokenize(response);
+        let references: Vec<Tokens> = references.iter().map(|r| tokenize(r)).collect();
+        let hypothesis: Vec<&str> = hypothesis.iter().collect();
+        let references: Vec<Vec<&str>> = references.iter().map(|r| r.iter().collect()).collect();
+        f(&hypothesis, &references)
+    }
+
+    /// The tokens of `text`, appended to `out`.
+    pub fn tokenize_into(self, text: &str, out: &mut Tokens) {
         match self {
-            Tokenizer::Promptflow => route::promptflow_tokenize(text),
-            Tokenizer::Azure => route::azure_tokenize(text),
-            Tokenizer::Word => nltk_word::word_tokenize(text),
-            Tokenizer::NistInternational => nist::international_tokenize(text),
-            Tokenizer::Sacrebleu13a => split_owned(&sacrebleu::tokenize_13a(text)),
-            Tokenizer::SacrebleuIntl => split_owned(&sacrebleu::tokenize_intl(text)),
-            Tokenizer::Whitespace => split_owned(text),
+            Tokenizer::Promptflow => route::promptflow_tokenize_into(text, out),
+            Tokenizer::Azure => route::azure_tokenize_into(text, out),
+            Tokenizer::Word => nltk_word::word_tokenize_into(text, out),
+            Tokenizer::NistInternational => nist::international_tokenize_into(text, out),
+            Tokenizer::Sacrebleu13a => out.extend_split(&sacrebleu::tokenize_13a(text)),
+            Tokenizer::SacrebleuIntl => out.extend_split(&sacrebleu::tokenize_intl(text)),
+            Tokenizer::Whitespace => out.extend_split(text),
         }
     }
 }
 
-fn split_owned(s: &str) -> Vec<String> {
-    unicode::py_split(s).map(str::to_string).collect()
+/// A list of tokens stored back to back in one string: filling it costs no allocation per token.
+#[derive(Debug, Default, Clone)]
+pub struct Tokens {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Tokens {
+    /// Room for the tokens of a text of `len` bytes (about one token per four bytes of prose).
+    pub fn with_capacity(len: usize) -> Tokens {
+        Tokens {
+            text: String::with_capacity(len + len / 8),
+            ends: Vec::with_capacity(len / 4 + 1),
+        }
+    }
+
+    pub fn push(&mut self, token: &str) {
+        self.text.push_str(token);
+        self.ends.push(self.text.len());
+    }
+
+    /// Appends the words of `s` (`s.split()`).
+    pub fn extend_split(&mut self, s: &str) {
+        for word in unicode::py_split(s) {
+            self.push(word);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let token = self.text.get(start..end).unwrap_or("");
+            start = end;
+            token
+        })
+    }
+
+    pub fn to_strings(&self) -> Vec<String> {
+        self.iter().map(str::to_string).collect()
+    }
 }

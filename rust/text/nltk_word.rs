@@ -8,19 +8,22 @@
 //! trigger bytes occurs in the text is skipped, and one that finds nothing leaves the text untouched.
 
 use super::punkt;
-use super::unicode::{
-    is_py_space, is_re_word, is_regex_digit, is_regex_space, is_regex_word, py_split,
-};
+use super::unicode::{is_py_space, is_re_word, is_regex_digit, is_regex_space, is_regex_word};
+use super::Tokens;
 
 /// `nltk.word_tokenize(text)` (language="english", preserve_line=False).
 pub fn word_tokenize(text: &str) -> Vec<String> {
-    // About one token per four bytes of English text.
-    let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
+    let mut tokens = Tokens::with_capacity(text.len());
+    word_tokenize_into(text, &mut tokens);
+    tokens.to_strings()
+}
+
+/// `word_tokenize(text)`, appended to `out`.
+pub fn word_tokenize_into(text: &str, out: &mut Tokens) {
     let mut passes = Passes::default();
     for sentence in punkt::sentences(text) {
-        passes.tokenize(sentence, &mut tokens);
+        passes.tokenize(sentence, out);
     }
-    tokens
 }
 
 /// The bytes a match of a pass can start with (UTF-8 lead bytes for non-ASCII characters).
@@ -138,7 +141,7 @@ impl Passes {
     }
 
     /// `NLTKWordTokenizer().tokenize(sentence)`, appended to `tokens`.
-    fn tokenize(&mut self, sentence: &str, tokens: &mut Vec<String>) {
+    fn tokenize(&mut self, sentence: &str, tokens: &mut Tokens) {
         self.text.clear();
         self.text.reserve(2 * sentence.len() + 16);
         self.spare.reserve(2 * sentence.len() + 16);
@@ -175,13 +178,16 @@ impl Passes {
         self.present[b' ' as usize] = true;
         // ENDING_QUOTES
         self.apply(&ENDING_QUOTES, ending_quotes);
-        self.apply(&WHITESPACE, collapse_whitespace);
+        // `\s+` → ` `. Among the later patterns only those with a literal space care about
+        // whitespace, and they see a run of spaces like one space: with no other whitespace in
+        // the text, collapsing could not change the tokens.
+        self.apply(&OTHER_WHITESPACE, collapse_whitespace);
         self.apply(&APOSTROPHE, clitic_s_m_d);
         self.apply(&APOSTROPHE, clitic_ll_re_ve_nt);
         // CONTRACTIONS2, CONTRACTIONS3
         self.apply(&CONTRACTION_STARTS, macintyre_contractions);
         self.apply(&APOSTROPHE, tis_twas);
-        tokens.extend(py_split(&self.text).map(str::to_string));
+        tokens.extend_split(&self.text);
     }
 }
 
@@ -198,6 +204,8 @@ const STAR_BRACKETS_DASH: Triggers<10> = triggers(b"*[](){}<>-");
 const ENDING_QUOTES: Triggers<4> = triggers(b"\"'\xC2\xE2");
 // ASCII whitespace and the lead bytes of U+0085, U+00A0, U+1680, U+2000..U+205F and U+3000.
 const WHITESPACE: Triggers<10> = triggers(b" \t\n\x0b\x0c\r\xC2\xE1\xE2\xE3");
+// The same without the space.
+const OTHER_WHITESPACE: Triggers<9> = triggers(b"\t\n\x0b\x0c\r\xC2\xE1\xE2\xE3");
 const CONTRACTION_STARTS: Triggers<12> = triggers(b"cdglmwCDGLMW");
 
 /// Pads every match of `matcher` (replacement ` \g<0> `), scanning left to right without overlaps;

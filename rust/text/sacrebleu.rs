@@ -1,16 +1,23 @@
 //! sacrebleu 2.6.0 tokenizers `13a` (mteval-v13a, stdlib `re`), `intl` (mteval-v14 international,
 //! `regex` module classes), `char` and `none`: each maps a line to a space-joined token string.
 
-use super::nist::{pad_chars, split_pairs, PairPad};
+use std::borrow::Cow;
+
 use super::unicode::{is_regex_number, is_regex_punct, is_regex_symbol, py_split};
 use crate::error::{Error, Result};
 
 /// `Tokenizer13a()(line)`.
+///
+/// Its patterns only look at ASCII bytes (`[^0-9]` is any other byte), so the passes run over
+/// UTF-8 bytes; `.`, `,` and `-` never occur inside a multi-byte character.
 pub fn tokenize_13a(line: &str) -> String {
-    let mut line = line
-        .replace("<skipped>", "")
-        .replace("-\n", "")
-        .replace('\n', " ");
+    let mut line = Cow::Borrowed(line);
+    if line.contains("<skipped>") {
+        line = Cow::Owned(line.replace("<skipped>", ""));
+    }
+    if line.contains('\n') {
+        line = Cow::Owned(line.replace("-\n", "").replace('\n', " "));
+    }
     if line.contains('&') {
         for (entity, ch) in [
             ("&quot;", "\""),
@@ -18,14 +25,95 @@ pub fn tokenize_13a(line: &str) -> String {
             ("&lt;", "<"),
             ("&gt;", ">"),
         ] {
-            line = line.replace(entity, ch);
+            if line.contains(entity) {
+                line = Cow::Owned(line.replace(entity, ch));
+            }
         }
     }
-    let line = pad_chars(&format!(" {line} "), is_13a_punct);
-    let line = split_pairs(&line, not_ascii_digit, is_period_comma, PairPad::After);
-    let line = split_pairs(&line, is_period_comma, not_ascii_digit, PairPad::Before);
-    let line = split_pairs(&line, |c| c.is_ascii_digit(), |c| c == '-', PairPad::After);
-    join_words(&line)
+    // f" {line} " with the 13a punctuation padded, ` \1 `. Spaces are left unpadded: the pair
+    // patterns below treat a run of spaces like one space, and the result is split on whitespace.
+    let mut text = Vec::with_capacity(2 * line.len() + 2);
+    text.push(b' ');
+    for &b in line.as_bytes() {
+        if b != b' ' && is_13a_punct(b) {
+            text.extend_from_slice(&[b' ', b, b' ']);
+        } else {
+            text.push(b);
+        }
+    }
+    text.push(b' ');
+    let mut spare = Vec::with_capacity(text.len() + 16);
+    let has = |text: &[u8], f: fn(&u8) -> bool| text.iter().any(f);
+    if has(&text, |b| matches!(b, b'.' | b',')) {
+        split_before_period_comma(&text, &mut spare);
+        std::mem::swap(&mut text, &mut spare);
+        spare.clear();
+        split_after_period_comma(&text, &mut spare);
+        std::mem::swap(&mut text, &mut spare);
+        spare.clear();
+    }
+    if has(&text, |&b| b == b'-') {
+        split_dash_after_digit(&text, &mut spare);
+        std::mem::swap(&mut text, &mut spare);
+    }
+    join_words(&String::from_utf8_lossy(&text))
+}
+
+fn is_period_comma(b: u8) -> bool {
+    b == b'.' || b == b','
+}
+
+/// Position of the first byte at or after `from` that satisfies `f`.
+fn find(text: &[u8], from: usize, f: impl Fn(u8) -> bool) -> Option<usize> {
+    Some(from + text.get(from..)?.iter().position(|&b| f(b))?)
+}
+
+/// `([^0-9])([\.,])` → `\1 \2 `. Every match ends at a period or comma, so the scan jumps to them.
+fn split_before_period_comma(text: &[u8], out: &mut Vec<u8>) {
+    let (mut at, mut copied) = (0, 0);
+    while let Some(k) = find(text, at + 1, is_period_comma) {
+        if text[k - 1].is_ascii_digit() {
+            // No match ends here; the next one may start at this period or comma.
+            at = k;
+            continue;
+        }
+        out.extend_from_slice(&text[copied..k]);
+        out.extend_from_slice(&[b' ', text[k], b' ']);
+        copied = k + 1;
+        at = k + 1;
+    }
+    out.extend_from_slice(&text[copied..]);
+}
+
+/// `([\.,])([^0-9])` → ` \1 \2`.
+fn split_after_period_comma(text: &[u8], out: &mut Vec<u8>) {
+    let (mut at, mut copied) = (0, 0);
+    while let Some(k) = find(text, at, is_period_comma) {
+        match text.get(k + 1) {
+            Some(&next) if !next.is_ascii_digit() => {
+                out.extend_from_slice(&text[copied..k]);
+                out.extend_from_slice(&[b' ', text[k], b' ', next]);
+                copied = k + 2;
+                at = k + 2;
+            }
+            _ => at = k + 1,
+        }
+    }
+    out.extend_from_slice(&text[copied..]);
+}
+
+/// `([0-9])(-)` → `\1 \2 `.
+fn split_dash_after_digit(text: &[u8], out: &mut Vec<u8>) {
+    let (mut at, mut copied) = (0, 0);
+    while let Some(k) = find(text, at + 1, |b| b == b'-') {
+        if text[k - 1].is_ascii_digit() {
+            out.extend_from_slice(&text[copied..k]);
+            out.extend_from_slice(b" - ");
+            copied = k + 1;
+        }
+        at = k;
+    }
+    out.extend_from_slice(&text[copied..]);
 }
 
 /// `TokenizerV14International()(line)`.
@@ -45,6 +133,60 @@ pub fn tokenize_char(line: &str) -> String {
             out.push(' ');
         }
         out.push(c);
+    }
+    out
+}
+
+/// Where a two-character substitution puts its spaces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PairPad {
+    /// `(A)(B)` → `\1 \2 `
+    After,
+    /// `(A)(B)` → ` \1 \2`
+    Before,
+}
+
+/// A regex substitution of the pattern `(A)(B)` (one code point each): matches are found left to
+/// right without overlap, so after a match the scan resumes behind its second character.
+fn split_pairs(
+    text: &str,
+    first: fn(char) -> bool,
+    second: fn(char) -> bool,
+    pad: PairPad,
+) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut chars = text.chars().peekable();
+    while let Some(a) = chars.next() {
+        match chars.peek() {
+            Some(&b) if first(a) && second(b) => {
+                chars.next();
+                if pad == PairPad::Before {
+                    out.push(' ');
+                }
+                out.push(a);
+                out.push(' ');
+                out.push(b);
+                if pad == PairPad::After {
+                    out.push(' ');
+                }
+            }
+            _ => out.push(a),
+        }
+    }
+    out
+}
+
+/// A regex substitution `(C)` → ` \1 ` for a one-code-point class `C`.
+fn pad_chars(text: &str, class: fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if class(c) {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
     }
     out
 }
@@ -94,17 +236,8 @@ impl SacrebleuTokenizer {
 }
 
 /// The 13a punctuation class ``[\{-\~\[-\` -\&\(-\+\:-\@\/]``; `'`, `,`, `-` and `.` are not in it.
-fn is_13a_punct(c: char) -> bool {
-    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
-}
-
-fn is_period_comma(c: char) -> bool {
-    c == '.' || c == ','
-}
-
-/// `[^0-9]`: everything but the ASCII digits (other scripts' digits included).
-fn not_ascii_digit(c: char) -> bool {
-    !c.is_ascii_digit()
+fn is_13a_punct(b: u8) -> bool {
+    matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
 /// `" ".join(line.split())`.

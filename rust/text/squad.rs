@@ -2,40 +2,125 @@
 //! `lower()`, drop ASCII `string.punctuation`, replace the words a/an/the by a space
 //! (stdlib `re` `\b(a|an|the)\b`), then `" ".join(s.split())`.
 
-use super::unicode::{is_re_word, py_lower, py_split};
+use std::borrow::Cow;
 
-/// promptflow `normalize_text`.
-pub fn normalize_answer(text: &str) -> String {
-    let lowered = py_lower(text);
-    let no_punct: String = lowered
-        .chars()
-        .filter(|c| !c.is_ascii_punctuation())
-        .collect();
-    let no_articles = remove_articles(&no_punct);
-    py_split(&no_articles).collect::<Vec<_>>().join(" ")
+use super::unicode::{is_py_space, is_re_word, py_lower};
+
+/// What `normalize_answer` does with an ASCII character (after lower-casing).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ascii {
+    /// `string.punctuation`: deleted.
+    Punct,
+    /// A letter or digit: part of a word run.
+    Word,
+    /// Python whitespace: separates words.
+    Space,
+    /// A control character: kept, but not part of a word run.
+    Other,
 }
 
-/// `re.sub(r"\b(a|an|the)\b", " ", s)`. Both `\b` anchor on `re`-word characters, so a match is
-/// a whole maximal run of word characters that reads exactly `a`, `an` or `the`.
-fn remove_articles(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(start) = rest.find(is_re_word) {
-        let (gap, from_word) = rest.split_at(start);
-        out.push_str(gap);
-        let end = from_word
-            .find(|c: char| !is_re_word(c))
-            .unwrap_or(from_word.len());
-        let (word, tail) = from_word.split_at(end);
-        if matches!(word, "a" | "an" | "the") {
-            out.push(' ');
+const ASCII: [Ascii; 128] = {
+    let mut t = [Ascii::Other; 128];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = if b.is_ascii_punctuation() {
+            Ascii::Punct
+        } else if b.is_ascii_alphanumeric() {
+            Ascii::Word
+        } else if matches!(b, b'\t'..=b'\r' | b'\x1c'..=b' ') {
+            Ascii::Space
         } else {
-            out.push_str(word);
-        }
-        rest = tail;
+            Ascii::Other
+        };
+        i += 1;
     }
-    out.push_str(rest);
-    out
+    t
+};
+
+/// promptflow `normalize_text`, in one pass over the lower-cased text: ASCII punctuation is
+/// skipped, each maximal run of `re` word characters is kept unless it reads `a`, `an` or `the`
+/// (then it counts as a space), and whitespace runs become single spaces between words.
+pub fn normalize_answer(text: &str) -> String {
+    // ASCII is lower-cased on the fly (lower-casing lowered text changes nothing).
+    let lowered = if text.is_ascii() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(py_lower(text))
+    };
+    let bytes = lowered.as_bytes();
+    // Whole UTF-8 sequences of the input and ASCII only, so the result stays valid UTF-8.
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    // Whether a space is due before the next kept character (never at the start).
+    let mut gap = false;
+    // The current word run: the length of `out` before it (and its space), and its start.
+    let mut run: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let (class, len) = match ASCII.get(b as usize) {
+            Some(&class) => (class, 1),
+            None => {
+                let c = lowered.get(i..).and_then(|s| s.chars().next());
+                let c = c.unwrap_or_default();
+                let class = if is_re_word(c) {
+                    Ascii::Word
+                } else if is_py_space(c) {
+                    Ascii::Space
+                } else {
+                    Ascii::Other
+                };
+                (class, c.len_utf8())
+            }
+        };
+        let piece = bytes.get(i..i + len).unwrap_or(&[]);
+        i += len;
+        if class == Ascii::Punct {
+            continue;
+        }
+        if class == Ascii::Word {
+            if run.is_none() {
+                run = Some((out.len(), out.len() + usize::from(gap)));
+            }
+            if len == 1 {
+                if std::mem::take(&mut gap) {
+                    out.push(b' ');
+                }
+                // The rest of an ASCII stretch of the run (punctuation inside is deleted).
+                out.push(b.to_ascii_lowercase());
+                while let Some(&b) = bytes.get(i) {
+                    match ASCII.get(b as usize) {
+                        Some(Ascii::Word) => out.push(b.to_ascii_lowercase()),
+                        Some(Ascii::Punct) => {}
+                        _ => break,
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+        } else if let Some((before, start)) = run.take() {
+            if matches!(out.get(start..), Some(b"a" | b"an" | b"the")) {
+                out.truncate(before);
+                gap = !out.is_empty();
+            }
+        }
+        if class == Ascii::Space {
+            gap = !out.is_empty();
+            continue;
+        }
+        if std::mem::take(&mut gap) {
+            out.push(b' ');
+        }
+        match piece {
+            [b] => out.push(b.to_ascii_lowercase()),
+            _ => out.extend_from_slice(piece),
+        }
+    }
+    if let Some((before, start)) = run {
+        if matches!(out.get(start..), Some(b"a" | b"an" | b"the")) {
+            out.truncate(before);
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]
@@ -54,5 +139,10 @@ mod tests {
         assert_eq!(normalize_answer("İstanbul"), "i\u{307}stanbul");
         assert_eq!(normalize_answer("The an² anthem a"), "an² anthem");
         assert_eq!(normalize_answer("!!! the ..."), "");
+        assert_eq!(
+            normalize_answer("t.h.e an.d a1 \x01the\x01 x\x1fy"),
+            "and a1 \x01 \x01 x y"
+        );
+        assert_eq!(normalize_answer("  A  b\tTHE\n"), "b");
     }
 }

@@ -348,3 +348,83 @@ def test_tricky_inputs_match_promptflow_evaluator(text):
     for response, reference in [(text, text), (text, text + " and more"), ("so " + text, text + " x")]:
         want = BleuScoreEvaluator()(answer=response, ground_truth=reference)["bleu_score"]
         assert bleu([response], [reference])[0].hex() == float(want).hex()
+
+
+# ---------------------------------------------------------------- pre-tokenised batch API (tokenizer=None)
+
+
+def _reference_row(refs, flat):
+    """One reference as a plain token list when `flat`, else the list of token lists."""
+    return refs[0] if flat and len(refs) == 1 else refs
+
+
+@given(st.lists(st.tuples(token_lists, references, st.booleans()), max_size=8), one_weights, smoothing, st.booleans())
+def test_batch_tokens_matches_sentence_bleu(rows, w, spec, auto_reweigh):
+    theirs_sf, ours_sf = _smoothers(spec)
+    responses = [hyp for hyp, _, _ in rows]
+    refs = [_reference_row(r, flat) for _, r, flat in rows]
+    want = []
+    for hyp, r, _ in rows:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want.append(float(ref.sentence_bleu(r, hyp, w, theirs_sf, auto_reweigh)))
+            except Exception as e:  # noqa: BLE001 - the first failing row must be named
+                want.append(e)
+    failing = [i for i, x in enumerate(want) if isinstance(x, Exception)]
+    if failing:
+        with pytest.raises(ValueError, match=rf"row {failing[0]}\b"):
+            bleu(responses, refs, tokenizer=None, weights=w, smoothing=ours_sf, auto_reweigh=auto_reweigh)
+        return
+    got = bleu(responses, refs, tokenizer=None, weights=w, smoothing=ours_sf, auto_reweigh=auto_reweigh)
+    assert got.dtype == np.float64 and [x.hex() for x in got.tolist()] == [x.hex() for x in want]
+
+
+@given(st.lists(overlapping_pairs, max_size=8))
+def test_batch_tokens_on_text_tokens(pairs):
+    responses = [a.split() for a, _ in pairs]
+    refs = [b.split() for _, b in pairs]
+    got = bleu(responses, refs, tokenizer=None)
+    want = [_nltk_row(a, [b], str.split) for a, b in pairs]
+    assert [x.hex() for x in got.tolist()] == [x.hex() for x in want]
+
+
+def test_batch_tokens_reference_rows():
+    hyp = "the cat sat on the mat".split()
+    one = "the cat is on the mat".split()
+    two = "there is a cat on the mat".split()
+    sf = ref.SmoothingFunction().method4
+    single = float(ref.sentence_bleu([one], hyp, smoothing_function=sf))
+    several = float(ref.sentence_bleu([one, two], hyp, smoothing_function=sf))
+    got = bleu([hyp, tuple(hyp), hyp, hyp], [one, [one], [one, two], (tuple(one), two)], tokenizer=None)
+    assert got.tolist() == [single, single, several, several]
+    # An empty row is one empty reference.
+    assert bleu([hyp], [[]], tokenizer=None).tolist() == [float(ref.sentence_bleu([[]], hyp))]
+    import rapideval
+
+    before = rapideval.get_num_threads()
+    try:
+        rapideval.set_num_threads(1)
+        one_thread = bleu([hyp] * 300, [[one, two]] * 300, tokenizer=None)
+    finally:
+        rapideval.set_num_threads(before)
+    assert np.array_equal(one_thread, bleu([hyp] * 300, [[one, two]] * 300, tokenizer=None))
+
+
+def test_batch_tokens_bad_input():
+    with pytest.raises(TypeError, match=r"responses\[0\]: expected a list of str tokens, got a str"):
+        bleu(["a b"], [["a"]], tokenizer=None)
+    with pytest.raises(TypeError, match=r"responses\[0\]\[1\]: expected str, got int"):
+        bleu([["a", 1]], [["a"]], tokenizer=None)
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\]"):
+        bleu([["a"]], [[["a"], "b"]], tokenizer=None)
+    with pytest.raises(TypeError, match=r"references\[1\]"):
+        bleu([["a"], ["b"]], [["a"], None], tokenizer=None)
+    with pytest.raises(ValueError, match=r"references\[0\]\[0\]: string is not valid Unicode"):
+        bleu([["a"]], [["\ud800"]], tokenizer=None)
+    with pytest.raises(ValueError, match="rows"):
+        bleu([["a"], ["b"]], [["a"]], tokenizer=None)
+    with pytest.raises(ValueError, match="row 0: This smoothing method requires"):
+        bleu([["a", "b", "d"]], [["a", "b", "c"]], tokenizer=None, smoothing="method6")
+    big = ["word"] * 200_000
+    assert bleu([big], [big], tokenizer=None)[0] == 1.0

@@ -163,3 +163,43 @@ def test_tricky_inputs_match_promptflow_evaluator(text):
     for response, reference in [(text, text), (text, text + " and more"), ("so " + text, text + " x")]:
         want = GleuScoreEvaluator()(answer=response, ground_truth=reference)["gleu_score"]
         assert gleu([response], [reference])[0].hex() == float(want).hex()
+
+
+# ---------------------------------------------------------------- pre-tokenised batch API (tokenizer=None)
+
+
+@given(st.lists(st.tuples(token_lists, st.lists(token_lists, min_size=1, max_size=3), st.booleans()), max_size=8), lengths)
+def test_batch_tokens_matches_sentence_gleu(rows, minmax):
+    min_len, max_len = minmax
+    responses = [hyp for hyp, _, _ in rows]
+    refs = [r[0] if flat and len(r) == 1 else r for _, r, flat in rows]
+    want = [_outcome(ref.sentence_gleu, r, hyp, min_len, max_len) for hyp, r, _ in rows]
+    failing = [i for i, x in enumerate(want) if x[0] == "raise"]
+    if failing:
+        with pytest.raises(ValueError, match=rf"row {failing[0]}\b"):
+            gleu(responses, refs, tokenizer=None, min_len=min_len, max_len=max_len)
+        return
+    got = gleu(responses, refs, tokenizer=None, min_len=min_len, max_len=max_len)
+    assert got.dtype == np.float64 and [("float", x.hex()) for x in got.tolist()] == want
+
+
+@given(st.lists(overlapping_pairs, max_size=8))
+def test_batch_tokens_on_text_tokens(pairs):
+    got = gleu([a.split() for a, _ in pairs], [b.split() for _, b in pairs], tokenizer=None)
+    want = [ref.sentence_gleu([b.split()], a.split()) for a, b in pairs]
+    assert [x.hex() for x in got.tolist()] == [x.hex() for x in want]
+
+
+def test_batch_tokens_reference_rows_and_bad_input():
+    hyp = "the cat sat on the mat".split()
+    one = "the cat is on the mat".split()
+    two = "there is a cat on the mat".split()
+    got = gleu([hyp, hyp, hyp], [one, [one], (one, two)], tokenizer=None)
+    assert got.tolist() == [ref.sentence_gleu([one], hyp)] * 2 + [ref.sentence_gleu([one, two], hyp)]
+    assert gleu([hyp], [[]], tokenizer=None).tolist() == [ref.sentence_gleu([[]], hyp)]
+    with pytest.raises(TypeError, match=r"responses\[0\]: expected a list of str tokens"):
+        gleu(["a"], [["a"]], tokenizer=None)
+    with pytest.raises(TypeError, match=r"references\[0\]\[0\]: expected str, got NoneType"):
+        gleu([["a"]], [[None]], tokenizer=None)
+    with pytest.raises(ValueError, match="row 0: Indices for islice"):
+        gleu([["a"]], [["a"]], tokenizer=None, max_len=-5)

@@ -19,7 +19,7 @@ def bleu(
     responses: Any,
     references: Any,
     *,
-    tokenizer: str = "promptflow",
+    tokenizer: str | None = "promptflow",
     smoothing: Any = "method4",
     weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
     auto_reweigh: bool = False,
@@ -31,6 +31,11 @@ def bleu(
     ground_truth=reference)["bleu_score"]`` bit for bit (nltk's int ``0`` becomes ``0.0``).
 
     ``references``: one ``str`` per row, or a list of ``str`` per row (several references).
+
+    ``tokenizer=None`` scores pre-tokenised input, as ``nltk.translate.bleu_score.sentence_bleu``
+    per row: each response is a list (or tuple) of ``str`` tokens; each reference row is either
+    one token list (its first item is a ``str``; ``[]`` is one empty reference) or a list of token
+    lists (its first item is a list or tuple: several references).
     ``smoothing``: ``"method0"`` … ``"method7"`` with nltk's default parameters, or
     ``rapideval.compat.nltk.SmoothingFunction(epsilon, alpha, k).methodN``. method0 does not warn
     here. ``auto_reweigh`` applies to weights equal to ``(0.25, 0.25, 0.25, 0.25)``.
@@ -43,11 +48,23 @@ def bleu(
         method, epsilon, alpha, k = smoothing, 0.1, 5, 5
     else:
         method, epsilon, alpha, k = _smoothing(smoothing)
+    weights = [float(w) for w in weights]
+    if tokenizer is None:
+        return _core.bleu_tokens(
+            as_list(responses, "responses"),
+            as_references(references),
+            weights,
+            method,
+            epsilon,
+            alpha,
+            k,
+            bool(auto_reweigh),
+        )
     return _core.bleu_batch(
         as_list(responses, "responses"),
         as_references(references),
         tokenizer,
-        [float(w) for w in weights],
+        weights,
         method,
         epsilon,
         alpha,

@@ -18,7 +18,7 @@ def gleu(
     responses: Any,
     references: Any,
     *,
-    tokenizer: str = "promptflow",
+    tokenizer: str | None = "promptflow",
     min_len: int = 1,
     max_len: int = 4,
 ) -> np.ndarray:
@@ -30,9 +30,21 @@ def gleu(
     ground_truth=reference)["gleu_score"]`` bit for bit.
 
     ``references``: one ``str`` per row, or a list of ``str`` per row (several references).
+
+    ``tokenizer=None`` scores pre-tokenised input, as ``nltk.translate.gleu_score.sentence_gleu``
+    per row: each response is a list (or tuple) of ``str`` tokens; each reference row is either
+    one token list (its first item is a ``str``; ``[]`` is one empty reference) or a list of token
+    lists (its first item is a list or tuple: several references).
     Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released;
     the result does not depend on the thread count. Returns a float64 array, one score per row.
     """
+    if tokenizer is None:
+        return _core.gleu_tokens(
+            as_list(responses, "responses"),
+            as_references(references),
+            operator.index(min_len),
+            operator.index(max_len),
+        )
     return _core.gleu_batch(
         as_list(responses, "responses"),
         as_references(references),

@@ -1,0 +1,453 @@
+//! N-gram matching between one hypothesis and its references, shared by nltk BLEU and GLEU.
+//!
+//! The hypothesis' distinct tokens get ids `0..vocabulary` in order of first occurrence; a longer
+//! n-gram gets its id from (id of its prefix, id of its last token), so every n-gram costs one
+//! integer hash whatever its order and the ids of one order form a contiguous range. Reference
+//! n-grams the hypothesis lacks get `ABSENT` (they can never match). All buffers are kept between
+//! segments, so a batch allocates only while segments grow.
+
+use std::cell::RefCell;
+use std::hash::Hash;
+
+/// Id of a reference token or n-gram that the hypothesis does not contain.
+pub(crate) const ABSENT: u32 = u32::MAX;
+
+/// A free slot of the open-addressing tables.
+const FREE: u32 = u32::MAX;
+
+/// Buffers above this many elements are freed after use rather than kept for the next segment.
+const KEEP: usize = 1 << 16;
+
+/// log2 of a table size (a power of two) with room for `n` entries at load factor 1/2 or below.
+fn table_bits(n: usize) -> u32 {
+    (2 * n).max(8).next_power_of_two().trailing_zeros()
+}
+
+/// Fibonacci hashing of (id of the prefix, id of the last token) to a slot of a `2^bits` table.
+fn slot_of(key: u64, bits: u32) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+}
+
+/// (id of the prefix, id of the last token) as one table key.
+fn key(prefix: u32, token: u32) -> u64 {
+    u64::from(prefix) << 32 | u64::from(token)
+}
+
+/// The key of `prefix + token`, or `None` when either is `ABSENT` (no such hypothesis n-gram).
+fn k_if_present(prefix: u32, token: u32) -> Option<u64> {
+    (prefix != ABSENT && token != ABSENT).then(|| key(prefix, token))
+}
+
+/// The id stored under `key` in an n-gram table, else `ABSENT`.
+fn find(slots: &[Slot], key: Option<u64>, bits: u32, mask: usize) -> u32 {
+    let Some(k) = key else {
+        return ABSENT;
+    };
+    let mut slot = slot_of(k, bits);
+    loop {
+        match slots.get(slot) {
+            Some(s) if s.id == FREE => return ABSENT,
+            Some(s) if s.key == k => return s.id,
+            Some(_) => slot = (slot + 1) & mask,
+            None => return ABSENT,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u64,
+    id: u32,
+}
+
+const FREE_SLOT: Slot = Slot { key: 0, id: FREE };
+
+thread_local! {
+    static NGRAMS: RefCell<Ngrams> = RefCell::new(Ngrams::default());
+}
+
+/// Runs `f` with this thread's n-gram buffers (fresh ones if they are in use).
+pub(crate) fn with_ngrams<O>(f: impl FnOnce(&mut Ngrams) -> O) -> O {
+    NGRAMS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut ngrams) => {
+            let out = f(&mut ngrams);
+            if ngrams.slots.len().max(ngrams.ref_tokens.capacity()) > KEEP {
+                *ngrams = Ngrams::default();
+            }
+            out
+        }
+        Err(_) => f(&mut Ngrams::default()),
+    })
+}
+
+/// Reusable buffers for the n-grams of one segment at a time.
+///
+/// For each order it keeps the ids of the hypothesis and reference n-grams by start position, the
+/// hypothesis count of each n-gram, and per reference the matches `Σ min(hypothesis count,
+/// reference count)`. Only n-grams that can still match get ids: a hypothesis n-gram whose prefix
+/// occurs in no reference cannot occur in one either, so it is marked `ABSENT` instead of stored.
+pub(crate) struct Ngrams {
+    hasher: ahash::RandomState,
+    /// Token table: the hypothesis position of a token's first occurrence, or `FREE`.
+    token_slots: Vec<u32>,
+    /// N-gram table of `2^bits` slots.
+    slots: Vec<Slot>,
+    bits: u32,
+    grams: usize,
+    /// Token ids of the hypothesis and of all references back to back (`ref_starts` has one start
+    /// per reference plus the end).
+    hyp_tokens: Vec<u32>,
+    ref_tokens: Vec<u32>,
+    ref_starts: Vec<usize>,
+    /// Ids of the current order's n-grams by start position (each reference keeps its start).
+    hyp: Vec<u32>,
+    refs: Vec<u32>,
+    order: usize,
+    /// Ids handed out so far, and the first id of the current order.
+    next_id: u32,
+    lo: u32,
+    /// By id minus `lo`: the hypothesis count, and the largest `min(hypothesis count, reference
+    /// count)` over the references (`used` is the same for one reference).
+    hyp_counts: Vec<u32>,
+    best: Vec<u32>,
+    used: Vec<u32>,
+    /// This order's matches with each reference.
+    matches: Vec<u64>,
+}
+
+impl Default for Ngrams {
+    fn default() -> Self {
+        Ngrams {
+            hasher: ahash::RandomState::new(),
+            token_slots: Vec::new(),
+            slots: Vec::new(),
+            bits: 0,
+            grams: 0,
+            hyp_tokens: Vec::new(),
+            ref_tokens: Vec::new(),
+            ref_starts: Vec::new(),
+            hyp: Vec::new(),
+            refs: Vec::new(),
+            order: 0,
+            next_id: 0,
+            lo: 0,
+            hyp_counts: Vec::new(),
+            best: Vec::new(),
+            used: Vec::new(),
+            matches: Vec::new(),
+        }
+    }
+}
+
+impl Ngrams {
+    /// Interns the tokens of a segment; the current order becomes 1. `expected_grams` sizes the
+    /// n-gram table (it grows when needed).
+    pub(crate) fn start<T: Hash + Eq, R: AsRef<[T]>>(
+        &mut self,
+        references: &[R],
+        hypothesis: &[T],
+        expected_grams: usize,
+    ) {
+        let size = 1usize << table_bits(hypothesis.len());
+        self.token_slots.clear();
+        self.token_slots.resize(size, FREE);
+        let mask = size - 1;
+        self.hyp_tokens.clear();
+        self.hyp_counts.clear();
+        for (i, token) in hypothesis.iter().enumerate() {
+            let mut slot = self.hasher.hash_one(token) as usize & mask;
+            let id = loop {
+                match self.token_slots[slot] {
+                    FREE => {
+                        self.token_slots[slot] = i as u32;
+                        self.hyp_counts.push(0);
+                        break self.hyp_counts.len() as u32 - 1;
+                    }
+                    p if hypothesis[p as usize] == *token => break self.hyp_tokens[p as usize],
+                    _ => slot = (slot + 1) & mask,
+                }
+            };
+            self.hyp_counts[id as usize] += 1;
+            self.hyp_tokens.push(id);
+        }
+        self.ref_tokens.clear();
+        self.ref_starts.clear();
+        for reference in references {
+            self.ref_starts.push(self.ref_tokens.len());
+            for token in reference.as_ref() {
+                let mut slot = self.hasher.hash_one(token) as usize & mask;
+                let id = loop {
+                    match self.token_slots[slot] {
+                        FREE => break ABSENT,
+                        p if hypothesis[p as usize] == *token => break self.hyp_tokens[p as usize],
+                        _ => slot = (slot + 1) & mask,
+                    }
+                };
+                self.ref_tokens.push(id);
+            }
+        }
+        self.ref_starts.push(self.ref_tokens.len());
+        // The table grows when needed: an estimate for long inputs must not allocate up front.
+        self.reset_grams(table_bits(expected_grams.min(KEEP / 2)));
+        self.next_id = self.hyp_counts.len() as u32;
+        self.lo = 0;
+        self.order = 1;
+        self.hyp.clone_from(&self.hyp_tokens);
+        self.refs.clone_from(&self.ref_tokens);
+        self.match_references();
+    }
+
+    fn reset_grams(&mut self, bits: u32) {
+        self.slots.clear();
+        self.slots.resize(1 << bits, FREE_SLOT);
+        self.bits = bits;
+        self.grams = 0;
+    }
+
+    /// The hypothesis' token ids.
+    pub(crate) fn hyp_tokens(&self) -> &[u32] {
+        &self.hyp_tokens
+    }
+
+    /// The number of references.
+    pub(crate) fn references(&self) -> usize {
+        self.ref_starts.len().saturating_sub(1)
+    }
+
+    /// The token ids of reference `r`.
+    pub(crate) fn ref_tokens(&self, r: usize) -> &[u32] {
+        match (self.ref_starts.get(r), self.ref_starts.get(r + 1)) {
+            (Some(&s), Some(&e)) => self.ref_tokens.get(s..e).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// The id of `prefix + token` for the hypothesis, a new one for an n-gram not seen yet.
+    pub(crate) fn insert(&mut self, prefix: u32, token: u32) -> u32 {
+        if 2 * (self.grams + 1) > self.slots.len() {
+            self.grow(self.grams + 1);
+        }
+        let k = key(prefix, token);
+        let mask = self.slots.len() - 1;
+        let mut slot = slot_of(k, self.bits);
+        loop {
+            let s = &mut self.slots[slot];
+            if s.id == FREE {
+                *s = Slot {
+                    key: k,
+                    id: self.next_id,
+                };
+                self.grams += 1;
+                self.next_id += 1;
+                return s.id;
+            }
+            if s.key == k {
+                return s.id;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The id of `prefix + token` if the hypothesis has that n-gram, else `ABSENT`.
+    pub(crate) fn get(&self, prefix: u32, token: u32) -> u32 {
+        find(
+            &self.slots,
+            k_if_present(prefix, token),
+            self.bits,
+            self.slots.len().wrapping_sub(1),
+        )
+    }
+
+    /// Makes room for `grams` n-grams.
+    fn grow(&mut self, grams: usize) {
+        let old = std::mem::take(&mut self.slots);
+        self.reset_grams(table_bits(grams).max(self.bits + 1));
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|s| s.id != FREE) {
+            let mut slot = slot_of(s.key, self.bits);
+            while self.slots[slot].id != FREE {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = s;
+            self.grams += 1;
+        }
+    }
+
+    /// Moves to the next order: the n-grams one token longer, and their matches.
+    pub(crate) fn advance(&mut self) {
+        let n = self.order;
+        self.order = n + 1;
+        let lo = self.lo;
+        self.lo = self.next_id;
+        let count = self.hyp.len().saturating_sub(1);
+        self.hyp.truncate(count);
+        if 2 * (self.grams + count) > self.slots.len() {
+            self.grow(self.grams + count);
+        }
+        let (bits, mask) = (self.bits, self.slots.len() - 1);
+        let slots = &mut self.slots[..];
+        self.hyp_counts.clear();
+        let next_tokens = self.hyp_tokens.get(n..).unwrap_or(&[]);
+        for (id, &token) in self.hyp.iter_mut().zip(next_tokens) {
+            // A prefix no reference has: no longer n-gram with it can match.
+            if self
+                .best
+                .get(id.wrapping_sub(lo) as usize)
+                .is_none_or(|&b| b == 0)
+            {
+                *id = ABSENT;
+                continue;
+            }
+            let k = key(*id, token);
+            let mut slot = slot_of(k, bits);
+            *id = loop {
+                let s = &mut slots[slot];
+                if s.id == FREE {
+                    *s = Slot {
+                        key: k,
+                        id: self.next_id,
+                    };
+                    self.grams += 1;
+                    self.next_id += 1;
+                    self.hyp_counts.push(0);
+                    break s.id;
+                }
+                if s.key == k {
+                    break s.id;
+                }
+                slot = (slot + 1) & mask;
+            };
+            if let Some(c) = self.hyp_counts.get_mut((*id - self.lo) as usize) {
+                *c += 1;
+            }
+        }
+        for w in self.ref_starts.windows(2) {
+            let (start, end) = (w[0], w[1]);
+            // This order's n-grams of the reference start at `start..end - n`.
+            let len = (end - start).saturating_sub(n);
+            let ids = self.refs.get_mut(start..start + len).unwrap_or(&mut []);
+            let next_tokens = self.ref_tokens.get(start + n..).unwrap_or(&[]);
+            for (id, &token) in ids.iter_mut().zip(next_tokens) {
+                *id = find(&self.slots, k_if_present(*id, token), bits, mask);
+            }
+        }
+        self.match_references();
+    }
+
+    /// Matches each reference's current-order n-grams against the hypothesis counts.
+    fn match_references(&mut self) {
+        let size = (self.next_id - self.lo) as usize;
+        let lo = self.lo;
+        let single = self.references() == 1;
+        self.matches.clear();
+        self.best.clear();
+        self.best.resize(size, 0);
+        for w in self.ref_starts.windows(2) {
+            let (start, end) = (w[0], w[1]);
+            let len = (end - start).saturating_sub(self.order - 1);
+            let used = if single {
+                &mut self.best
+            } else {
+                self.used.clear();
+                self.used.resize(size, 0);
+                &mut self.used
+            };
+            let mut matches = 0;
+            for &id in self.refs.get(start..start + len).unwrap_or(&[]) {
+                let j = id.wrapping_sub(lo) as usize;
+                if let (Some(u), Some(&h)) = (used.get_mut(j), self.hyp_counts.get(j)) {
+                    if *u < h {
+                        *u += 1;
+                        matches += 1;
+                    }
+                }
+            }
+            self.matches.push(matches);
+            if !single {
+                for (b, &u) in self.best.iter_mut().zip(&self.used) {
+                    *b = (*b).max(u);
+                }
+            }
+        }
+    }
+
+    /// The number of hypothesis n-grams of the current order.
+    pub(crate) fn hyp_len(&self) -> usize {
+        self.hyp.len()
+    }
+
+    /// nltk `modified_precision` numerator of the current order: each hypothesis n-gram count
+    /// clipped by its largest count in any one reference.
+    pub(crate) fn clipped_matches(&self) -> u64 {
+        match self.matches.as_slice() {
+            [one] => *one,
+            _ => self.best.iter().map(|&b| u64::from(b)).sum(),
+        }
+    }
+
+    /// Adds to `out[r]` the current order's matches with each reference r (multiset intersection
+    /// of the n-grams).
+    pub(crate) fn add_matches(&self, out: &mut [u128]) {
+        for (total, &m) in out.iter_mut().zip(&self.matches) {
+            *total += u128::from(m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clipped counts by brute force over explicit n-gram lists.
+    fn brute(refs: &[Vec<u8>], hyp: &[u8], n: usize) -> u64 {
+        let grams = |s: &[u8]| -> Vec<Vec<u8>> { s.windows(n).map(<[u8]>::to_vec).collect() };
+        let hyp_grams = grams(hyp);
+        let mut distinct = hyp_grams.clone();
+        distinct.sort();
+        distinct.dedup();
+        distinct
+            .iter()
+            .map(|g| {
+                let count = hyp_grams.iter().filter(|h| *h == g).count();
+                let best = refs
+                    .iter()
+                    .map(|r| grams(r).iter().filter(|h| *h == g).count())
+                    .max()
+                    .unwrap_or(0);
+                count.min(best) as u64
+            })
+            .sum()
+    }
+
+    #[test]
+    fn clipped_matches_agree_with_brute_force() {
+        let mut ngrams = Ngrams::default();
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let mut seq = |len: u64| -> Vec<u8> {
+            let n = next() % len;
+            (0..n).map(|_| (next() % 3) as u8).collect()
+        };
+        for _ in 0..300 {
+            let hyp = seq(12);
+            let refs: Vec<Vec<u8>> = (0..1 + hyp.len() % 3).map(|_| seq(12)).collect();
+            ngrams.start(&refs, &hyp, 0);
+            for n in 1..=6 {
+                if n > 1 {
+                    ngrams.advance();
+                }
+                assert_eq!(ngrams.clipped_matches(), brute(&refs, &hyp, n));
+                let mut per_ref = vec![0u128; refs.len()];
+                ngrams.add_matches(&mut per_ref);
+                for (r, &m) in refs.iter().zip(&per_ref) {
+                    assert_eq!(m, u128::from(brute(std::slice::from_ref(r), &hyp, n)));
+                }
+            }
+        }
+    }
+}
