@@ -5,8 +5,9 @@
 For each task it prints pairs per second for rapideval on one thread and on all threads, for each
 reference implementation that is installed (nltk, promptflow-evals, sacrebleu, bleuscore, fast-bleu), the
 ratio rapideval(1 thread) / reference, and whether the values agree with the exact reference (rows that
-are bit-identical, max |difference|). Times are medians of --repeats runs. Speed is measured here and
-never asserted in tests.
+are bit-identical, max |difference|); other rapideval entry points for the same task (the one-call-per-pair
+compat drop-in) get a line with their own ratio to the exact reference. Times are medians of --repeats
+runs. Speed is measured here and never asserted in tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
 to --pairs rows.

@@ -14,9 +14,13 @@ pub(crate) const ABSENT: u32 = u32::MAX;
 
 /// A free slot of the open-addressing tables.
 const FREE: u32 = u32::MAX;
+const FREE_TOKEN: u64 = u64::MAX;
 
 /// Buffers above this many elements are freed after use rather than kept for the next segment.
 const KEEP: usize = 1 << 16;
+
+/// The largest dense (prefix, token) table: clearing it must stay cheaper than hashing.
+const DENSE_CELLS: usize = 4096;
 
 /// log2 of a table size (a power of two) with room for `n` entries at load factor 1/2 or below.
 fn table_bits(n: usize) -> u32 {
@@ -36,6 +40,24 @@ fn key(prefix: u32, token: u32) -> u64 {
 /// The key of `prefix + token`, or `None` when either is `ABSENT` (no such hypothesis n-gram).
 fn k_if_present(prefix: u32, token: u32) -> Option<u64> {
     (prefix != ABSENT && token != ABSENT).then(|| key(prefix, token))
+}
+
+/// The id stored under `key` in an n-gram table with room for one more entry; `new` (stored)
+/// when the key is not there yet.
+fn insert_slot(slots: &mut [Slot], key: u64, bits: u32, new: u32) -> u32 {
+    let mask = slots.len().wrapping_sub(1);
+    let mut slot = slot_of(key, bits);
+    loop {
+        match slots.get_mut(slot) {
+            Some(s) if s.id == FREE => {
+                *s = Slot { key, id: new };
+                return new;
+            }
+            Some(s) if s.key == key => return s.id,
+            Some(_) => slot = (slot + 1) & mask,
+            None => return ABSENT,
+        }
+    }
 }
 
 /// The id stored under `key` in an n-gram table, else `ABSENT`.
@@ -88,12 +110,17 @@ pub(crate) fn with_ngrams<O>(f: impl FnOnce(&mut Ngrams) -> O) -> O {
 /// occurs in no reference cannot occur in one either, so it is marked `ABSENT` instead of stored.
 pub(crate) struct Ngrams {
     hasher: ahash::RandomState,
-    /// Token table: the hypothesis position of a token's first occurrence, or `FREE`.
-    token_slots: Vec<u32>,
-    /// N-gram table of `2^bits` slots.
+    /// Token table (see `start`), `FREE_TOKEN` for an empty slot.
+    token_slots: Vec<u64>,
+    /// N-gram table of `2^bits` slots, and the dense alternative for one order (by prefix id minus
+    /// the order's first id, times the vocabulary, plus token id).
     slots: Vec<Slot>,
+    dense: Vec<u32>,
     bits: u32,
     grams: usize,
+    /// Whether `slots` still holds another segment's n-grams, and the size to clear it to.
+    stale: bool,
+    expected_grams: usize,
     /// Token ids of the hypothesis and of all references back to back (`ref_starts` has one start
     /// per reference plus the end).
     hyp_tokens: Vec<u32>,
@@ -103,7 +130,9 @@ pub(crate) struct Ngrams {
     hyp: Vec<u32>,
     refs: Vec<u32>,
     order: usize,
-    /// Ids handed out so far, and the first id of the current order.
+    /// The number of distinct hypothesis tokens, the ids handed out so far, and the first id of the
+    /// current order.
+    vocabulary: u32,
     next_id: u32,
     lo: u32,
     /// By id minus `lo`: the hypothesis count, and the largest `min(hypothesis count, reference
@@ -121,14 +150,18 @@ impl Default for Ngrams {
             hasher: ahash::RandomState::new(),
             token_slots: Vec::new(),
             slots: Vec::new(),
+            dense: Vec::new(),
             bits: 0,
             grams: 0,
+            stale: true,
+            expected_grams: 0,
             hyp_tokens: Vec::new(),
             ref_tokens: Vec::new(),
             ref_starts: Vec::new(),
             hyp: Vec::new(),
             refs: Vec::new(),
             order: 0,
+            vocabulary: 0,
             next_id: 0,
             lo: 0,
             hyp_counts: Vec::new(),
@@ -150,22 +183,30 @@ impl Ngrams {
     ) {
         let size = 1usize << table_bits(hypothesis.len());
         self.token_slots.clear();
-        self.token_slots.resize(size, FREE);
+        self.token_slots.resize(size, FREE_TOKEN);
         let mask = size - 1;
+        // A slot holds the high half of the token's hash (compared before the tokens) and the
+        // position of its first occurrence in the hypothesis.
+        let slot_of_token = |token: &T| {
+            let h = self.hasher.hash_one(token);
+            (h as usize & mask, h >> 32)
+        };
         self.hyp_tokens.clear();
         self.hyp_counts.clear();
         for (i, token) in hypothesis.iter().enumerate() {
-            let mut slot = self.hasher.hash_one(token) as usize & mask;
+            let (mut slot, tag) = slot_of_token(token);
             let id = loop {
-                match self.token_slots[slot] {
-                    FREE => {
-                        self.token_slots[slot] = i as u32;
-                        self.hyp_counts.push(0);
-                        break self.hyp_counts.len() as u32 - 1;
-                    }
-                    p if hypothesis[p as usize] == *token => break self.hyp_tokens[p as usize],
-                    _ => slot = (slot + 1) & mask,
+                let entry = self.token_slots[slot];
+                if entry == FREE_TOKEN {
+                    self.token_slots[slot] = tag << 32 | i as u64;
+                    self.hyp_counts.push(0);
+                    break self.hyp_counts.len() as u32 - 1;
                 }
+                let p = entry as u32 as usize;
+                if entry >> 32 == tag && hypothesis[p] == *token {
+                    break self.hyp_tokens[p];
+                }
+                slot = (slot + 1) & mask;
             };
             self.hyp_counts[id as usize] += 1;
             self.hyp_tokens.push(id);
@@ -175,26 +216,44 @@ impl Ngrams {
         for reference in references {
             self.ref_starts.push(self.ref_tokens.len());
             for token in reference.as_ref() {
-                let mut slot = self.hasher.hash_one(token) as usize & mask;
+                let (mut slot, tag) = slot_of_token(token);
                 let id = loop {
-                    match self.token_slots[slot] {
-                        FREE => break ABSENT,
-                        p if hypothesis[p as usize] == *token => break self.hyp_tokens[p as usize],
-                        _ => slot = (slot + 1) & mask,
+                    let entry = self.token_slots[slot];
+                    if entry == FREE_TOKEN {
+                        break ABSENT;
                     }
+                    let p = entry as u32 as usize;
+                    if entry >> 32 == tag && hypothesis[p] == *token {
+                        break self.hyp_tokens[p];
+                    }
+                    slot = (slot + 1) & mask;
                 };
                 self.ref_tokens.push(id);
             }
         }
         self.ref_starts.push(self.ref_tokens.len());
-        // The table grows when needed: an estimate for long inputs must not allocate up front.
-        self.reset_grams(table_bits(expected_grams.min(KEEP / 2)));
-        self.next_id = self.hyp_counts.len() as u32;
+        // Cleared when first used: most segments only need the dense tables.
+        self.stale = true;
+        self.expected_grams = expected_grams;
+        self.vocabulary = self.hyp_counts.len() as u32;
+        self.next_id = self.vocabulary;
         self.lo = 0;
         self.order = 1;
         self.hyp.clone_from(&self.hyp_tokens);
         self.refs.clone_from(&self.ref_tokens);
         self.match_references();
+    }
+
+    /// Makes the hash table hold this segment's n-grams only, with room for `more` new ones.
+    fn reserve_grams(&mut self, more: usize) {
+        if self.stale {
+            // The table grows when needed: an estimate for long inputs must not allocate up front.
+            let expected = self.expected_grams.min(KEEP / 2).max(more);
+            self.reset_grams(table_bits(expected));
+            self.stale = false;
+        } else if 2 * (self.grams + more) > self.slots.len() {
+            self.grow(self.grams + more);
+        }
     }
 
     fn reset_grams(&mut self, bits: u32) {
@@ -224,32 +283,21 @@ impl Ngrams {
 
     /// The id of `prefix + token` for the hypothesis, a new one for an n-gram not seen yet.
     pub(crate) fn insert(&mut self, prefix: u32, token: u32) -> u32 {
-        if 2 * (self.grams + 1) > self.slots.len() {
-            self.grow(self.grams + 1);
+        self.reserve_grams(1);
+        let new = self.next_id;
+        let id = insert_slot(&mut self.slots, key(prefix, token), self.bits, new);
+        if id == new {
+            self.grams += 1;
+            self.next_id += 1;
         }
-        let k = key(prefix, token);
-        let mask = self.slots.len() - 1;
-        let mut slot = slot_of(k, self.bits);
-        loop {
-            let s = &mut self.slots[slot];
-            if s.id == FREE {
-                *s = Slot {
-                    key: k,
-                    id: self.next_id,
-                };
-                self.grams += 1;
-                self.next_id += 1;
-                return s.id;
-            }
-            if s.key == k {
-                return s.id;
-            }
-            slot = (slot + 1) & mask;
-        }
+        id
     }
 
     /// The id of `prefix + token` if the hypothesis has that n-gram, else `ABSENT`.
     pub(crate) fn get(&self, prefix: u32, token: u32) -> u32 {
+        if self.stale {
+            return ABSENT;
+        }
         find(
             &self.slots,
             k_if_present(prefix, token),
@@ -278,14 +326,24 @@ impl Ngrams {
         let n = self.order;
         self.order = n + 1;
         let lo = self.lo;
+        let prefixes = (self.next_id - lo) as usize;
+        let width = self.vocabulary as usize;
         self.lo = self.next_id;
         let count = self.hyp.len().saturating_sub(1);
         self.hyp.truncate(count);
-        if 2 * (self.grams + count) > self.slots.len() {
-            self.grow(self.grams + count);
+        // (prefix, token) pairs index a dense table when there are few of them.
+        let dense = prefixes * width <= DENSE_CELLS;
+        let cell = move |prefix: u32, token: u32| -> Option<usize> {
+            let p = prefix.checked_sub(lo)? as usize;
+            (p < prefixes && (token as usize) < width).then_some(p * width + token as usize)
+        };
+        if dense {
+            self.dense.clear();
+            self.dense.resize(prefixes * width, FREE);
+        } else {
+            self.reserve_grams(count);
         }
-        let (bits, mask) = (self.bits, self.slots.len() - 1);
-        let slots = &mut self.slots[..];
+        let (bits, mask) = (self.bits, self.slots.len().wrapping_sub(1));
         self.hyp_counts.clear();
         let next_tokens = self.hyp_tokens.get(n..).unwrap_or(&[]);
         for (id, &token) in self.hyp.iter_mut().zip(next_tokens) {
@@ -298,26 +356,26 @@ impl Ngrams {
                 *id = ABSENT;
                 continue;
             }
-            let k = key(*id, token);
-            let mut slot = slot_of(k, bits);
-            *id = loop {
-                let s = &mut slots[slot];
-                if s.id == FREE {
-                    *s = Slot {
-                        key: k,
-                        id: self.next_id,
-                    };
-                    self.grams += 1;
-                    self.next_id += 1;
-                    self.hyp_counts.push(0);
-                    break s.id;
+            let new = self.next_id;
+            *id = if dense {
+                match cell(*id, token).and_then(|c| self.dense.get_mut(c)) {
+                    Some(c) if *c == FREE => {
+                        *c = new;
+                        new
+                    }
+                    Some(c) => *c,
+                    None => ABSENT,
                 }
-                if s.key == k {
-                    break s.id;
-                }
-                slot = (slot + 1) & mask;
+            } else {
+                let id = insert_slot(&mut self.slots, key(*id, token), bits, new);
+                self.grams += usize::from(id == new);
+                id
             };
-            if let Some(c) = self.hyp_counts.get_mut((*id - self.lo) as usize) {
+            if *id == new {
+                self.next_id += 1;
+                self.hyp_counts.push(0);
+            }
+            if let Some(c) = self.hyp_counts.get_mut(id.wrapping_sub(self.lo) as usize) {
                 *c += 1;
             }
         }
@@ -328,7 +386,14 @@ impl Ngrams {
             let ids = self.refs.get_mut(start..start + len).unwrap_or(&mut []);
             let next_tokens = self.ref_tokens.get(start + n..).unwrap_or(&[]);
             for (id, &token) in ids.iter_mut().zip(next_tokens) {
-                *id = find(&self.slots, k_if_present(*id, token), bits, mask);
+                *id = if dense {
+                    cell(*id, token)
+                        .and_then(|c| self.dense.get(c).copied())
+                        .filter(|&c| c != FREE)
+                        .unwrap_or(ABSENT)
+                } else {
+                    find(&self.slots, k_if_present(*id, token), bits, mask)
+                };
             }
         }
         self.match_references();
@@ -399,8 +464,8 @@ mod tests {
     use super::*;
 
     /// Clipped counts by brute force over explicit n-gram lists.
-    fn brute(refs: &[Vec<u8>], hyp: &[u8], n: usize) -> u64 {
-        let grams = |s: &[u8]| -> Vec<Vec<u8>> { s.windows(n).map(<[u8]>::to_vec).collect() };
+    fn brute(refs: &[Vec<u16>], hyp: &[u16], n: usize) -> u64 {
+        let grams = |s: &[u16]| -> Vec<Vec<u16>> { s.windows(n).map(<[u16]>::to_vec).collect() };
         let hyp_grams = grams(hyp);
         let mut distinct = hyp_grams.clone();
         distinct.sort();
@@ -419,8 +484,8 @@ mod tests {
             .sum()
     }
 
-    #[test]
-    fn clipped_matches_agree_with_brute_force() {
+    /// Random segments over `alphabet` tokens of up to `len` tokens, checked for orders 1..=6.
+    fn check_random_segments(alphabet: u64, len: u64, cases: usize) {
         let mut ngrams = Ngrams::default();
         let mut seed = 7u64;
         let mut next = || {
@@ -429,13 +494,16 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             seed >> 33
         };
-        let mut seq = |len: u64| -> Vec<u8> {
+        let mut seq = |len: u64| -> Vec<u16> {
             let n = next() % len;
-            (0..n).map(|_| (next() % 3) as u8).collect()
+            // Skewed towards small tokens, so that long n-grams repeat.
+            (0..n)
+                .map(|_| (next() % alphabet % (1 + next() % alphabet)) as u16)
+                .collect()
         };
-        for _ in 0..300 {
-            let hyp = seq(12);
-            let refs: Vec<Vec<u8>> = (0..1 + hyp.len() % 3).map(|_| seq(12)).collect();
+        for _ in 0..cases {
+            let hyp = seq(len);
+            let refs: Vec<Vec<u16>> = (0..1 + hyp.len() % 3).map(|_| seq(len)).collect();
             ngrams.start(&refs, &hyp, 0);
             for n in 1..=6 {
                 if n > 1 {
@@ -449,5 +517,13 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn clipped_matches_agree_with_brute_force() {
+        // Few distinct tokens: the dense (prefix, token) tables.
+        check_random_segments(3, 12, 300);
+        // Many: the hash table.
+        check_random_segments(400, 300, 30);
     }
 }

@@ -1,6 +1,7 @@
 //! nltk BLEU bindings: the drop-in `corpus_bleu` behind `rapideval.compat.nltk` and the batch API
 //! behind `rapideval.metrics.bleu`; also the reading of nltk-style token lists, shared with GLEU.
 
+use std::borrow::Cow;
 use std::ffi::CString;
 
 use numpy::PyArray1;
@@ -169,12 +170,12 @@ impl<'py> TokenCorpus<'py> {
         &self,
         f: impl FnOnce(&[Vec<Vec<&[u8]>>], &[Vec<&[u8]>]) -> PyResult<R>,
     ) -> PyResult<R> {
-        let encoded: Vec<Option<Vec<u8>>> = self
+        let bytes: Vec<Cow<'_, [u8]>> = self
             .strings
             .iter()
             .map(|s| match s.to_str() {
-                Ok(_) => Ok(None),
-                Err(_) => Ok(Some(
+                Ok(text) => Ok(Cow::Borrowed(text.as_bytes())),
+                Err(_) => Ok(Cow::Owned(
                     s.call_method1("encode", ("utf-8", "surrogatepass"))?
                         .cast_into::<PyBytes>()?
                         .as_bytes()
@@ -182,22 +183,13 @@ impl<'py> TokenCorpus<'py> {
                 )),
             })
             .collect::<PyResult<_>>()?;
-        let bytes: Vec<&[u8]> = self
-            .strings
-            .iter()
-            .zip(&encoded)
-            .map(|(s, e)| match e {
-                Some(b) => Ok(b.as_slice()),
-                None => s.to_str().map(str::as_bytes),
-            })
-            .collect::<PyResult<_>>()?;
         let expand = |pieces: &[Piece]| -> Vec<&[u8]> {
             let mut out = Vec::with_capacity(pieces.len());
             for piece in pieces {
                 match *piece {
-                    Piece::Whole(i) => out.extend(bytes.get(i).copied()),
+                    Piece::Whole(i) => out.extend(bytes.get(i).map(|b| b.as_ref())),
                     Piece::Chars(i) => {
-                        push_chars(bytes.get(i).copied().unwrap_or_default(), &mut out)
+                        push_chars(bytes.get(i).map_or(&[], |b| b.as_ref()), &mut out)
                     }
                 }
             }

@@ -5,7 +5,7 @@ use pyo3::types::PyList;
 use rayon::prelude::*;
 
 use super::{run_detached, Texts};
-use crate::text::{punkt, sacrebleu, squad, Tokenizer};
+use crate::text::{punkt, sacrebleu, squad, Tokenizer, Tokens};
 
 /// Tokens of every text with the named tokenizer.
 #[pyfunction]
@@ -17,9 +17,20 @@ fn tokenize<'py>(
     let kind = Tokenizer::from_name(tokenizer)?;
     let texts = Texts::new(texts, "texts")?;
     let strs = texts.strs()?;
-    let tokens: Vec<Vec<String>> =
-        run_detached(py, || strs.par_iter().map(|t| kind.tokenize(t)).collect())?;
-    PyList::new(py, tokens)
+    let tokens: Vec<Tokens> = run_detached(py, || {
+        strs.par_iter()
+            .map(|t| {
+                let mut tokens = Tokens::with_capacity(t.len());
+                kind.tokenize_into(t, &mut tokens);
+                tokens
+            })
+            .collect()
+    })?;
+    let lists = tokens
+        .iter()
+        .map(|t| PyList::new(py, t.iter()))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, lists)
 }
 
 /// Sentences of every text (Punkt english, as `nltk.sent_tokenize`).

@@ -124,7 +124,7 @@ impl Tokens {
         self.ends.is_empty()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> {
         let mut start = 0;
         self.ends.iter().map(move |&end| {
             let token = self.text.get(start..end).unwrap_or("");

@@ -130,6 +130,8 @@ def _smoothing(smoothing_function: Any) -> tuple[str, Any, Any, Any]:
 
 
 _DEFAULT_FLOATS = [0.25, 0.25, 0.25, 0.25]
+_DEFAULT_WEIGHT_LIST = [_DEFAULT_WEIGHTS]
+_DEFAULT_FLOAT_LISTS = [_DEFAULT_FLOATS]
 
 
 def _floats(weight: Any) -> list[float]:
@@ -168,11 +170,15 @@ def corpus_bleu(
     assert len(list_of_references) == len(hypotheses), (
         "The number of hypotheses and their reference(s) should be the same "
     )
-    try:
-        weights[0][0]
-    except (TypeError, IndexError):
-        weights = [weights]
-    max_order = max(len(weight) for weight in weights)
+    if weights is _DEFAULT_WEIGHTS:
+        weights = _DEFAULT_WEIGHT_LIST
+        max_order = 4
+    else:
+        try:
+            weights[0][0]
+        except (TypeError, IndexError):
+            weights = [weights]
+        max_order = max(len(weight) for weight in weights)
     method, epsilon, alpha, k = _smoothing(smoothing_function)
     if auto_reweigh:
         hyp_lengths = sum(len(hypothesis) for hypothesis in hypotheses)
@@ -180,9 +186,8 @@ def corpus_bleu(
             weights = [
                 (1 / hyp_lengths,) * hyp_lengths if weight == _DEFAULT_WEIGHTS else weight for weight in weights
             ]
-    scores = _core.nltk_corpus_bleu(
-        list_of_references, hypotheses, max_order, [_floats(w) for w in weights], method, epsilon, alpha, k
-    )
+    floats = _DEFAULT_FLOAT_LISTS if weights is _DEFAULT_WEIGHT_LIST else [_floats(w) for w in weights]
+    scores = _core.nltk_corpus_bleu(list_of_references, hypotheses, max_order, floats, method, epsilon, alpha, k)
     if scores is None:
         return 0 if len(weights) == 1 else [0] * len(weights)
     return scores[0] if len(weights) == 1 else scores
