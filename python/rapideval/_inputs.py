@@ -28,9 +28,15 @@ def as_list(column: Any, field: str) -> list[Any]:
         raise TypeError(f"{field}: expected a sequence of str, got {type(column).__name__}") from None
 
 
+#: Row types the native layer reads as they are.
+_PLAIN_ROWS = frozenset((str, list, tuple))
+
+
 def as_references(column: Any, field: str = "references") -> list[Any]:
     """Rows of references: each row one str or a sequence of str (several references)."""
     rows = as_list(column, field)
+    if _PLAIN_ROWS.issuperset(map(type, rows)):
+        return rows
     return [row if isinstance(row, (str, list, tuple)) else _row_as_list(row, field, i) for i, row in enumerate(rows)]
 
 

@@ -584,9 +584,9 @@ pub fn bleu_text(
 
 /// `bleu_text` for every row, in parallel (rows are independent, so the thread count never changes
 /// a result). `responses` and `references` have one entry per row.
-pub fn bleu_batch(
+pub fn bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     responses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
     tokenizer: Tokenizer,
     weights: &[f64],
     smoothing: &Smoothing,
@@ -597,7 +597,14 @@ pub fn bleu_batch(
         .zip(references)
         .with_min_len(8)
         .map(|(response, refs)| {
-            bleu_text(response, refs, tokenizer, weights, smoothing, auto_reweigh)
+            bleu_text(
+                response,
+                refs.as_ref(),
+                tokenizer,
+                weights,
+                smoothing,
+                auto_reweigh,
+            )
         })
         .collect()
 }

@@ -46,24 +46,29 @@ pub fn exact_match(answer: &str, ground_truth: &str, normalize: bool) -> f64 {
 
 /// The best `f1_score` of each answer over its references (SQuAD's
 /// `metric_max_over_ground_truths`; with one reference, exactly promptflow's score), in parallel.
-pub fn f1_score_batch(answers: &[&str], references: &[Vec<&str>]) -> Vec<Result<f64>> {
+pub fn f1_score_batch<'a, R: AsRef<[&'a str]> + Sync>(
+    answers: &[&str],
+    references: &[R],
+) -> Vec<Result<f64>> {
     answers
         .par_iter()
         .zip(references.par_iter())
-        .map(|(a, refs)| best_over_references(refs, |g| f1_score(a, g)))
+        .with_min_len(16)
+        .map(|(a, refs)| best_over_references(refs.as_ref(), |g| f1_score(a, g)))
         .collect()
 }
 
 /// The best `exact_match` of each answer over its references, in parallel.
-pub fn exact_match_batch(
+pub fn exact_match_batch<'a, R: AsRef<[&'a str]> + Sync>(
     answers: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
     normalize: bool,
 ) -> Vec<Result<f64>> {
     answers
         .par_iter()
         .zip(references.par_iter())
-        .map(|(a, refs)| best_over_references(refs, |g| Ok(exact_match(a, g, normalize))))
+        .with_min_len(16)
+        .map(|(a, refs)| best_over_references(refs.as_ref(), |g| Ok(exact_match(a, g, normalize))))
         .collect()
 }
 

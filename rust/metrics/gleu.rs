@@ -299,9 +299,9 @@ pub fn gleu_text(
 }
 
 /// `gleu_text` for every row, in parallel (rows are independent).
-pub fn gleu_batch(
+pub fn gleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     responses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
     tokenizer: Tokenizer,
     min_len: i64,
     max_len: i64,
@@ -310,7 +310,7 @@ pub fn gleu_batch(
         .par_iter()
         .zip(references)
         .with_min_len(8)
-        .map(|(response, refs)| gleu_text(response, refs, tokenizer, min_len, max_len))
+        .map(|(response, refs)| gleu_text(response, refs.as_ref(), tokenizer, min_len, max_len))
         .collect()
 }
 

@@ -229,8 +229,10 @@ impl TokenRows {
             ("responses", responses.len()),
             ("references", references.len()),
         )?;
+        // About as many reference tokens as response tokens: one allocation, not a growing copy.
+        let response_tokens: usize = responses.iter().map(|r| r.len().unwrap_or(0)).sum();
         let mut rows = TokenRows {
-            tokens: Vec::new(),
+            tokens: Vec::with_capacity(2 * response_tokens),
             list_ends: Vec::with_capacity(2 * responses.len()),
             row_starts: Vec::with_capacity(responses.len() + 1),
         };
@@ -468,17 +470,19 @@ fn bleu_batch<'py>(
         ("responses", responses.len()),
         ("references", references.len()),
     )?;
-    let (responses, references) = (responses.strs()?, references.strs()?);
-    let scores = run_detached(py, || {
-        batch(
-            &responses,
-            &references,
-            tokenizer,
-            &weights,
-            &smoothing,
-            auto_reweigh,
-        )
-    })?;
+    let responses = responses.strs()?;
+    let scores = references.with_rows(|references| {
+        run_detached(py, || {
+            batch(
+                &responses,
+                references,
+                tokenizer,
+                &weights,
+                &smoothing,
+                auto_reweigh,
+            )
+        })
+    })??;
     Ok(to_numpy(py, first_error(scores)?))
 }
 

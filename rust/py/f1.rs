@@ -19,8 +19,10 @@ fn f1_score<'py>(
         ("responses", responses.len()),
         ("references", references.len()),
     )?;
-    let (answers, truths) = (responses.strs()?, references.strs()?);
-    let scores = first_error(run_detached(py, || f1::f1_score_batch(&answers, &truths))?)?;
+    let answers = responses.strs()?;
+    let scores = references
+        .with_rows(|truths| run_detached(py, || f1::f1_score_batch(&answers, truths)))??;
+    let scores = first_error(scores)?;
     Ok(to_numpy(py, scores))
 }
 
@@ -38,10 +40,11 @@ fn exact_match<'py>(
         ("responses", responses.len()),
         ("references", references.len()),
     )?;
-    let (answers, truths) = (responses.strs()?, references.strs()?);
-    let scores = first_error(run_detached(py, || {
-        f1::exact_match_batch(&answers, &truths, normalize)
-    })?)?;
+    let answers = responses.strs()?;
+    let scores = references.with_rows(|truths| {
+        run_detached(py, || f1::exact_match_batch(&answers, truths, normalize))
+    })??;
+    let scores = first_error(scores)?;
     Ok(to_numpy(py, scores))
 }
 

@@ -50,10 +50,12 @@ fn gleu_batch<'py>(
         ("responses", responses.len()),
         ("references", references.len()),
     )?;
-    let (responses, references) = (responses.strs()?, references.strs()?);
-    let scores = run_detached(py, || {
-        batch(&responses, &references, tokenizer, min_len, max_len)
-    })?;
+    let responses = responses.strs()?;
+    let scores = references.with_rows(|references| {
+        run_detached(py, || {
+            batch(&responses, references, tokenizer, min_len, max_len)
+        })
+    })??;
     Ok(to_numpy(py, first_error(scores)?))
 }
 

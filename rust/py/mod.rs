@@ -163,40 +163,68 @@ impl<'py> Texts<'py> {
 
 /// References per row: each row is one `str` or a list/tuple of `str` (several references).
 pub(crate) struct References<'py> {
-    rows: Vec<Vec<Bound<'py, PyAny>>>,
+    /// Every reference back to back; row `i` holds `objects[starts[i]..starts[i + 1]]`.
+    objects: Vec<Bound<'py, PyAny>>,
+    starts: Vec<usize>,
 }
 
 impl<'py> References<'py> {
     pub(crate) fn new(obj: &Bound<'py, PyAny>, field: &str) -> PyResult<Self> {
         let outer = items(obj, &|| field.to_string())?;
-        let mut rows = Vec::with_capacity(outer.len());
+        let mut refs = References {
+            objects: Vec::with_capacity(outer.len()),
+            starts: Vec::with_capacity(outer.len() + 1),
+        };
         for (row, item) in outer.into_iter().enumerate() {
-            let refs = if item.cast::<PyString>().is_ok() {
-                vec![item]
-            } else {
-                items(&item, &|| format!("{field}[{row}]"))?
-            };
-            for (k, r) in refs.iter().enumerate() {
-                as_text(r, &|| format!("{field}[{row}][{k}]"))?;
+            refs.starts.push(refs.objects.len());
+            if item.cast::<PyString>().is_ok() {
+                as_text(&item, &|| format!("{field}[{row}]"))?;
+                refs.objects.push(item);
+                continue;
             }
-            rows.push(refs);
+            for (k, r) in items(&item, &|| format!("{field}[{row}]"))?
+                .into_iter()
+                .enumerate()
+            {
+                as_text(&r, &|| format!("{field}[{row}][{k}]"))?;
+                refs.objects.push(r);
+            }
         }
-        Ok(References { rows })
+        refs.starts.push(refs.objects.len());
+        Ok(refs)
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.rows.len()
+        self.starts.len().saturating_sub(1)
     }
 
     pub(crate) fn strs(&self) -> PyResult<Vec<Vec<&str>>> {
-        self.rows
+        let flat = self.flat()?;
+        Ok(self
+            .row_slices(&flat)
+            .into_iter()
+            .map(<[&str]>::to_vec)
+            .collect())
+    }
+
+    /// Runs `f` on the references of every row, without an allocation per row.
+    pub(crate) fn with_rows<R>(&self, f: impl FnOnce(&[&[&str]]) -> R) -> PyResult<R> {
+        let flat = self.flat()?;
+        Ok(f(&self.row_slices(&flat)))
+    }
+
+    fn flat(&self) -> PyResult<Vec<&str>> {
+        self.objects
             .iter()
             .enumerate()
-            .map(|(row, refs)| {
-                refs.iter()
-                    .map(|o| as_text(o, &|| format!("row {row}")))
-                    .collect()
-            })
+            .map(|(i, o)| as_text(o, &|| format!("reference {i}")))
+            .collect()
+    }
+
+    fn row_slices<'a, 's>(&self, flat: &'a [&'s str]) -> Vec<&'a [&'s str]> {
+        self.starts
+            .windows(2)
+            .map(|w| flat.get(w[0]..w[1]).unwrap_or(&[]))
             .collect()
     }
 }
