@@ -15,7 +15,10 @@ use crate::error::Error;
 mod bleu;
 mod f1;
 mod gleu;
+mod stats;
 mod text;
+mod vectors;
+mod votes;
 
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
@@ -234,5 +237,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     gleu::register(m)?;
     f1::register(m)?;
+    vectors::register(m)?;
+    votes::register(m)?;
+    stats::register(m)?;
     Ok(())
 }
