@@ -631,11 +631,11 @@ pub fn cohen_kappa(
         }
     };
     let (mut observed, mut expected) = (0.0, 0.0);
-    for i in 0..n_labels {
-        for j in 0..n_labels {
+    for (i, c) in col.iter().enumerate() {
+        for (j, r) in row.iter().enumerate() {
             observed += weight(i, j) * cell(i, j);
             // scikit-learn's expected matrix is outer(column sums, row sums) / total.
-            expected += weight(i, j) * (col[i] * row[j] / total);
+            expected += weight(i, j) * (c * r / total);
         }
     }
     if expected == 0.0 {

@@ -44,7 +44,7 @@ class BootstrapCI(NamedTuple):
     low: float
     high: float
     estimate: float
-    """The mean of the non-NaN scores."""
+    """The mean of the non-NaN scores (``numpy.mean``)."""
     standard_error: float
     """Standard deviation (ddof=1) of the bootstrap distribution."""
     n: int
@@ -132,16 +132,20 @@ def bootstrap_ci(
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     _check_resamples(n_resamples, seed)
     x = _column(scores, "scores")
-    estimate, _, n, _ = _core.mean_std(x, 0.0)
+    kept = x[~np.isnan(x)]
+    n = len(kept)
     dist = _core.bootstrap_means(x, int(n_resamples), int(seed))
     if n == 0:
         return BootstrapCI(math.nan, math.nan, math.nan, math.nan, 0, dist)
+    # numpy's mean, as scipy's statistic: BCa counts the resample means below it, and with discrete
+    # scores many resample means equal it up to the last bit.
+    estimate = float(np.mean(kept))
     alpha = (1.0 - confidence) / 2.0
     levels = [alpha, 1.0 - alpha]
     if method == "bca":
         below = np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)
         z0 = _ndtri(below / (2 * len(dist)))
-        u = x[~np.isnan(x)] - estimate
+        u = kept - estimate
         with np.errstate(invalid="ignore", divide="ignore"):
             accel = float(np.sum(u**3) / (6.0 * np.sum(u**2) ** 1.5))
         levels = [_ndtr(z0 + (z0 + z) / (1.0 - accel * (z0 + z))) for z in (_ndtri(alpha), -_ndtri(alpha))]
