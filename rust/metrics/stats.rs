@@ -102,112 +102,310 @@ fn stream(seed: u64, index: u64) -> Xoshiro256PlusPlus {
 const LEAF_BITS: u32 = 8;
 const LEAF: usize = 1 << LEAF_BITS;
 
+/// Resamples drawn together: they walk the rows in the same order, so each block of rows is
+/// fetched from memory once for the whole group rather than once per resample.
+const GROUP: usize = 16;
+
+/// Random bits in bulk for a walk: the coin flips of its halvings (a halving of `count` draws takes
+/// `count` bits) and the bytes of its full leaves. Four xoshiro256++ lanes stepped together, in
+/// AVX2 registers when the CPU has them (the same bits either way), seeded from the walk's stream.
+struct Coins {
+    /// s[word][lane]
+    s: [[u64; 4]; 4],
+}
+
+/// Number of ones among the first `bits` bits of the next steps of the four lanes (256 bits per
+/// step, lane 0 first).
+type BulkHeads = fn(&mut [[u64; 4]; 4], u64) -> u64;
+/// The next steps of the four lanes as bytes, one step per 32-byte block (lane 0 first).
+type BulkBytes = fn(&mut [[u64; 4]; 4], &mut [[u8; 32]]);
+
+/// The coin builds for this CPU (every build gives the same bits).
+#[derive(Clone, Copy)]
+struct Bulk {
+    heads: BulkHeads,
+    bytes: BulkBytes,
+}
+
+impl Coins {
+    fn new(rng: &mut Xoshiro256PlusPlus) -> Self {
+        let mut s = [[0u64; 4]; 4];
+        for word in &mut s {
+            for lane in word.iter_mut() {
+                *lane = rng.next_u64();
+            }
+        }
+        // xoshiro's one forbidden state is all zeros.
+        for lane in 0..4 {
+            if s.iter().all(|word| word[lane] == 0) {
+                s[0][lane] = 1;
+            }
+        }
+        Coins { s }
+    }
+
+    /// One step of the four lanes.
+    #[inline(always)]
+    fn step(s: &mut [[u64; 4]; 4]) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for (l, o) in out.iter_mut().enumerate() {
+            let [s0, s1, s2, s3] = [s[0][l], s[1][l], s[2][l], s[3][l]];
+            *o = s0.wrapping_add(s3).rotate_left(23).wrapping_add(s0);
+            let t = s1 << 17;
+            let s2 = s2 ^ s0;
+            let s3 = s3 ^ s1;
+            s[0][l] = s0 ^ s3;
+            s[1][l] = s1 ^ s2;
+            s[2][l] = s2 ^ t;
+            s[3][l] = s3.rotate_left(45);
+        }
+        out
+    }
+
+    /// Masks of the lanes of the last, partial step of `bits` bits.
+    fn tail_masks(bits: u64) -> [u64; 4] {
+        let rest = bits % 256;
+        std::array::from_fn(|l| {
+            let take = rest.saturating_sub(64 * l as u64).min(64);
+            if take == 64 {
+                u64::MAX
+            } else {
+                (1u64 << take) - 1
+            }
+        })
+    }
+
+    fn heads_scalar(s: &mut [[u64; 4]; 4], bits: u64) -> u64 {
+        let ones = |w: [u64; 4], mask: [u64; 4]| -> u64 {
+            w.iter()
+                .zip(mask)
+                .map(|(w, m)| u64::from((w & m).count_ones()))
+                .sum()
+        };
+        let mut total: u64 = (0..bits / 256)
+            .map(|_| ones(Self::step(s), [u64::MAX; 4]))
+            .sum();
+        if !bits.is_multiple_of(256) {
+            total += ones(Self::step(s), Self::tail_masks(bits));
+        }
+        total
+    }
+
+    fn bytes_scalar(s: &mut [[u64; 4]; 4], out: &mut [[u8; 32]]) {
+        for block in out {
+            for (lane, bytes) in Self::step(s).iter().zip(block.as_chunks_mut::<8>().0) {
+                *bytes = lane.to_le_bytes();
+            }
+        }
+    }
+}
+
+/// One xoshiro256++ step of four lanes held in AVX2 registers: updates the state, yields the outputs.
+#[cfg(target_arch = "x86_64")]
+macro_rules! step_avx2 {
+    ($s0:ident, $s1:ident, $s2:ident, $s3:ident) => {{
+        use std::arch::x86_64::*;
+        let rotl23 = |x| _mm256_or_si256(_mm256_slli_epi64::<23>(x), _mm256_srli_epi64::<41>(x));
+        let out = _mm256_add_epi64(rotl23(_mm256_add_epi64($s0, $s3)), $s0);
+        let t = _mm256_slli_epi64::<17>($s1);
+        $s2 = _mm256_xor_si256($s2, $s0);
+        $s3 = _mm256_xor_si256($s3, $s1);
+        $s1 = _mm256_xor_si256($s1, $s2);
+        $s0 = _mm256_xor_si256($s0, $s3);
+        $s2 = _mm256_xor_si256($s2, t);
+        $s3 = _mm256_or_si256(_mm256_slli_epi64::<45>($s3), _mm256_srli_epi64::<19>($s3));
+        out
+    }};
+}
+
+/// `Coins::heads_scalar` in AVX2 registers (ones counted with a nibble table).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn heads_avx2(s: &mut [[u64; 4]; 4], bits: u64) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY (every load and store below): unaligned, of [u64; 4], which has the size of __m256i.
+    let [mut s0, mut s1, mut s2, mut s3] =
+        s.map(|w| unsafe { _mm256_loadu_si256(w.as_ptr().cast()) });
+    let nibbles = _mm256_set1_epi8(0x0f);
+    let table = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let zero = _mm256_setzero_si256();
+    let count = |v: __m256i| {
+        let low = _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibbles));
+        let high = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibbles));
+        _mm256_sad_epu8(_mm256_add_epi8(low, high), zero)
+    };
+    let mut total = zero;
+    for _ in 0..bits / 256 {
+        total = _mm256_add_epi64(total, count(step_avx2!(s0, s1, s2, s3)));
+    }
+    if !bits.is_multiple_of(256) {
+        let tail = unsafe { _mm256_loadu_si256(Coins::tail_masks(bits).as_ptr().cast()) };
+        let out = step_avx2!(s0, s1, s2, s3);
+        total = _mm256_add_epi64(total, count(_mm256_and_si256(out, tail)));
+    }
+    for (word, v) in s.iter_mut().zip([s0, s1, s2, s3]) {
+        unsafe { _mm256_storeu_si256(word.as_mut_ptr().cast(), v) };
+    }
+    let mut lanes = [0u64; 4];
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), total) };
+    lanes.iter().sum()
+}
+
+/// `Coins::bytes_scalar` in AVX2 registers.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn bytes_avx2(s: &mut [[u64; 4]; 4], out: &mut [[u8; 32]]) {
+    use std::arch::x86_64::*;
+    // SAFETY (every load and store below): unaligned, of [u64; 4] or [u8; 32], which have the size
+    // of __m256i.
+    let [mut s0, mut s1, mut s2, mut s3] =
+        s.map(|w| unsafe { _mm256_loadu_si256(w.as_ptr().cast()) });
+    for block in out.iter_mut() {
+        let v = step_avx2!(s0, s1, s2, s3);
+        unsafe { _mm256_storeu_si256(block.as_mut_ptr().cast(), v) };
+    }
+    for (word, v) in s.iter_mut().zip([s0, s1, s2, s3]) {
+        unsafe { _mm256_storeu_si256(word.as_mut_ptr().cast(), v) };
+    }
+}
+
+/// The coin builds for this CPU.
+fn bulk() -> Bulk {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY (both): the CPU has AVX2 (checked just above).
+        return Bulk {
+            heads: |s, bits| unsafe { heads_avx2(s, bits) },
+            bytes: |s, out| unsafe { bytes_avx2(s, out) },
+        };
+    }
+    Bulk {
+        heads: Coins::heads_scalar,
+        bytes: Coins::bytes_scalar,
+    }
+}
+
 /// One bootstrap resample of the mean, drawn exactly as n uniform row indices with replacement but
 /// without visiting rows at random: the index range (padded to a power of two) is halved
 /// recursively, the number of draws falling in the lower half being Binomial(count, 1/2) (the
-/// popcount of `count` random bits); a leaf of 256 rows takes one random byte per draw. Draws that
-/// land in the padding are drawn again over the whole range, which keeps every index uniform.
-/// Rows are read block by block, so a 1M-row column streams through the cache instead of being
-/// read at random.
-struct Resample<'a> {
-    x: &'a [f64],
+/// ones among `count` random bits, see `Coins`); a leaf of 256 rows takes one random byte per draw. Draws that
+/// land in the padding are drawn again over the whole range (another round), which keeps every
+/// index uniform. The walk is depth first, lower half first, so leaves come in address order and
+/// the walks of a group can share each block of rows.
+struct Walk {
     rng: Xoshiro256PlusPlus,
+    coins: Coins,
+    bulk: Bulk,
+    /// Subtrees still to place: (first row, log2 of the size, draws).
+    stack: Vec<(usize, u32, u64)>,
+    /// Draws of this round that fell past the last row.
+    rejected: u64,
     sum: f64,
 }
 
-impl Resample<'_> {
-    #[inline(always)]
-    fn binomial_half(&mut self, count: u64) -> u64 {
-        let mut lower = 0u64;
-        let mut rest = count;
-        while rest >= 64 {
-            lower += u64::from(self.rng.next_u64().count_ones());
-            rest -= 64;
+impl Walk {
+    fn new(seed: u64, index: u64, bits: u32, draws: u64, bulk: Bulk) -> Self {
+        let mut stack = Vec::with_capacity(2 * usize::BITS as usize);
+        stack.push((0, bits, draws));
+        let mut rng = stream(seed, index);
+        Walk {
+            coins: Coins::new(&mut rng),
+            rng,
+            bulk,
+            stack,
+            rejected: 0,
+            sum: 0.0,
         }
-        if rest > 0 {
-            lower += u64::from((self.rng.next_u64() & ((1u64 << rest) - 1)).count_ones());
-        }
-        lower
     }
 
-    /// Places `count` draws in the rows [0, 2^bits) depth first, lower half first; returns the
-    /// draws that fell past the last row. (A loop, not recursion, so that it compiles inside the
-    /// POPCNT build.)
+    /// Splits subtrees until the next leaf that receives draws: (first row, bits, draws); None when
+    /// the round is over.
     #[inline(always)]
-    fn place(&mut self, bits: u32, count: u64) -> u64 {
-        let mut rejected = 0;
-        // (start, bits, count); depth first keeps at most one pending sibling per level.
-        let mut stack: Vec<(usize, u32, u64)> = Vec::with_capacity(2 * usize::BITS as usize);
-        stack.push((0, bits, count));
-        while let Some((start, bits, count)) = stack.pop() {
+    fn next_leaf(&mut self, n: usize) -> Option<(usize, u32, u64)> {
+        while let Some((start, bits, count)) = self.stack.pop() {
             if count == 0 {
                 continue;
             }
-            if start >= self.x.len() {
-                rejected += count;
+            if start >= n {
+                self.rejected += count;
             } else if bits <= LEAF_BITS {
-                rejected += self.leaf(start, bits, count);
+                return Some((start, bits, count));
             } else {
-                let lower = self.binomial_half(count);
-                stack.push((start + (1usize << (bits - 1)), bits - 1, count - lower));
-                stack.push((start, bits - 1, lower));
+                let lower = (self.bulk.heads)(&mut self.coins.s, count);
+                self.stack
+                    .push((start + (1usize << (bits - 1)), bits - 1, count - lower));
+                self.stack.push((start, bits - 1, lower));
             }
         }
-        rejected
+        None
+    }
+
+    /// Queues the rejected draws for another round over the whole range; false when there are none.
+    fn next_round(&mut self, bits: u32) -> bool {
+        let again = std::mem::take(&mut self.rejected);
+        if again > 0 {
+            self.stack.push((0, bits, again));
+        }
+        again > 0
     }
 
     #[inline(always)]
-    fn leaf(&mut self, start: usize, bits: u32, count: u64) -> u64 {
-        let end = self.x.len().min(start + (1usize << bits));
-        let rows = self.x.get(start..end).unwrap_or(&[]);
-        prefetch(self.x.get(end..self.x.len().min(end + LEAF)).unwrap_or(&[]));
+    fn leaf(&mut self, x: &[f64], start: usize, bits: u32, count: u64) {
+        let end = x.len().min(start + (1usize << bits));
+        let rows = x.get(start..end).unwrap_or(&[]);
         if let Ok(full) = <&[f64; LEAF]>::try_from(rows) {
             self.full_leaf(full, count);
-            return 0;
+            return;
         }
         // A short leaf (the last one, or a column under 256 rows): `bits` random bits per draw,
         // draws past the end rejected.
         let per_word = u64::from(64 / bits.max(1));
         let mask = (1u64 << bits) - 1;
-        let (mut left, mut rejected, mut sum) = (count, 0u64, 0.0f64);
+        let (mut left, mut sum) = (count, 0.0f64);
         while left > 0 {
             let mut r = self.rng.next_u64();
             for _ in 0..left.min(per_word) {
                 match rows.get((r & mask) as usize) {
                     Some(v) => sum += v,
-                    None => rejected += 1,
+                    None => self.rejected += 1,
                 }
                 r >>= bits;
             }
             left -= left.min(per_word);
         }
         self.sum += sum;
-        rejected
     }
 
     #[inline(always)]
     fn full_leaf(&mut self, rows: &[f64; LEAF], count: u64) {
         let mut acc = [0.0f64; 8];
-        let mut left = count;
-        while left >= 8 {
-            let r = self.rng.next_u64().to_le_bytes();
-            for l in 0..8 {
-                acc[l] += rows[r[l] as usize];
+        let mut bytes = [[0u8; 32]; LEAF / 32];
+        let mut left = count as usize;
+        while left > 0 {
+            let take = left.min(LEAF);
+            let blocks = bytes.get_mut(..take.div_ceil(32)).unwrap_or_default();
+            (self.bulk.bytes)(&mut self.coins.s, blocks);
+            let draws = bytes.as_flattened().get(..take).unwrap_or_default();
+            let (groups, tail) = draws.as_chunks::<8>();
+            for group in groups {
+                for l in 0..8 {
+                    acc[l] += rows[group[l] as usize];
+                }
             }
-            left -= 8;
-        }
-        if left > 0 {
-            let r = self.rng.next_u64().to_le_bytes();
-            for (l, &byte) in r.iter().enumerate().take(left as usize) {
-                acc[l] += rows[byte as usize];
+            for (l, &b) in tail.iter().enumerate() {
+                acc[l] += rows[b as usize];
             }
+            left -= take;
         }
         self.sum +=
             ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
     }
 }
 
-/// Asks the cache for rows the next leaf will read at random (a hint; never faults).
+/// Asks the cache for rows that are about to be read at random (a hint; never faults).
 #[inline(always)]
 fn prefetch(rows: &[f64]) {
     #[cfg(target_arch = "x86_64")]
@@ -223,52 +421,83 @@ fn prefetch(rows: &[f64]) {
     let _ = rows;
 }
 
+/// The means of resamples `first`, `first + 1`, ... (one per slot of `out`) of `x`, walked together.
 #[inline(always)]
-fn resample_mean_impl(x: &[f64], seed: u64, index: u64) -> f64 {
+fn group_means_impl(x: &[f64], seed: u64, first: u64, out: &mut [f64]) {
     let n = x.len();
     if n <= 1 {
-        return x.first().copied().unwrap_or(f64::NAN);
+        out.fill(x.first().copied().unwrap_or(f64::NAN));
+        return;
     }
     let bits = usize::BITS - (n - 1).leading_zeros();
-    let mut r = Resample {
-        x,
-        rng: stream(seed, index),
-        sum: 0.0,
-    };
-    let mut pending = n as u64;
-    while pending > 0 {
-        pending = r.place(bits, pending);
+    let bulk = bulk();
+    let mut walks: Vec<Walk> = (0..out.len() as u64)
+        .map(|g| Walk::new(seed, first + g, bits, n as u64, bulk))
+        .collect();
+    loop {
+        let mut next: Vec<Option<(usize, u32, u64)>> =
+            walks.iter_mut().map(|w| w.next_leaf(n)).collect();
+        // Leaves in address order, each block handed to every walk that has draws in it.
+        while let Some(start) = next.iter().flatten().map(|leaf| leaf.0).min() {
+            prefetch(
+                x.get((start + LEAF).min(n)..n.min(start + 2 * LEAF))
+                    .unwrap_or(&[]),
+            );
+            for (walk, slot) in walks.iter_mut().zip(next.iter_mut()) {
+                if let Some((at, leaf_bits, count)) = *slot {
+                    if at == start {
+                        walk.leaf(x, at, leaf_bits, count);
+                        *slot = walk.next_leaf(n);
+                    }
+                }
+            }
+        }
+        let rounds_left = walks
+            .iter_mut()
+            .map(|w| w.next_round(bits))
+            .fold(false, |any, again| any | again);
+        if !rounds_left {
+            break;
+        }
     }
-    r.sum / n as f64
+    for (o, w) in out.iter_mut().zip(&walks) {
+        *o = w.sum / n as f64;
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn resample_mean_popcnt(x: &[f64], seed: u64, index: u64) -> f64 {
-    resample_mean_impl(x, seed, index)
+fn group_means_popcnt(x: &[f64], seed: u64, first: u64, out: &mut [f64]) {
+    group_means_impl(x, seed, first, out)
 }
 
-/// The mean of bootstrap resample `index` (n rows drawn with replacement) of `x`.
-fn resample_mean(x: &[f64], seed: u64, index: u64) -> f64 {
+/// The means of resamples `first`, `first + 1`, ... of `x` (n rows drawn with replacement each).
+fn group_means(x: &[f64], seed: u64, first: u64, out: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has POPCNT (checked just above).
-        return unsafe { resample_mean_popcnt(x, seed, index) };
+        return unsafe { group_means_popcnt(x, seed, first, out) };
     }
-    resample_mean_impl(x, seed, index)
+    group_means_impl(x, seed, first, out)
+}
+
+/// `n_resamples` bootstrap means of `x` (x holds no NaN).
+fn resample_means(x: &[f64], n_resamples: usize, seed: u64) -> Vec<f64> {
+    let mut out = vec![0.0; n_resamples];
+    out.par_chunks_mut(GROUP)
+        .enumerate()
+        .for_each(|(g, chunk)| group_means(x, seed, (g * GROUP) as u64, chunk));
+    out
 }
 
 /// The bootstrap distribution of the mean: `n_resamples` means of rows drawn with replacement from
-/// the non-NaN values of `x` (empty when none is left).
+/// the non-NaN values of `x` (empty when none is left). Resample `r` depends on (seed, r) only.
 pub fn bootstrap_means(x: &[f64], n_resamples: usize, seed: u64) -> Vec<f64> {
     let x = without_nan(x);
     if x.is_empty() {
         return Vec::new();
     }
-    (0..n_resamples as u64)
-        .into_par_iter()
-        .map(|r| resample_mean(&x, seed, r))
-        .collect()
+    resample_means(&x, n_resamples, seed)
 }
 
 // ---- paired tests ----------------------------------------------------------------------------
@@ -391,9 +620,9 @@ pub fn paired_test(
                 signed_mean(&d, std::iter::from_fn(move || Some(rng.next_u64())))
             })
             .collect(),
-        PairedMethod::Bootstrap => (0..n_resamples as u64)
-            .into_par_iter()
-            .map(|r| resample_mean(&d, seed, r) - observed)
+        PairedMethod::Bootstrap => resample_means(&d, n_resamples, seed)
+            .into_iter()
+            .map(|m| m - observed)
             .collect(),
     };
     Ok(PairedTest {
@@ -688,6 +917,37 @@ mod tests {
         assert!((d.mean - m.mean).abs() < 4.0 * m.std / (n as f64).sqrt() / 40.0);
         let want = m.std / (n as f64).sqrt();
         assert!((d.std / want - 1.0).abs() < 0.05, "{} vs {}", d.std, want);
+    }
+
+    #[test]
+    fn coin_lanes_are_xoshiro_and_both_builds_agree() {
+        let mut rng = stream(3, 4);
+        let coins = Coins::new(&mut rng);
+        let mut seed = [0u8; 32];
+        for (w, chunk) in seed.chunks_exact_mut(8).enumerate() {
+            chunk.copy_from_slice(&coins.s[w][2].to_le_bytes());
+        }
+        let mut lane = Xoshiro256PlusPlus::from_seed(seed);
+        let mut s = coins.s;
+        for _ in 0..5 {
+            assert_eq!(Coins::step(&mut s)[2], lane.next_u64());
+        }
+        for bits in [0, 1, 63, 64, 65, 255, 256, 257, 37 * 256 + 200] {
+            let (mut a, mut b) = (coins.s, coins.s);
+            let ones = Coins::heads_scalar(&mut a, bits);
+            assert_eq!((ones, a), ((bulk().heads)(&mut b, bits), b), "{bits}");
+            assert!(ones <= bits);
+        }
+        let mut a = coins.s;
+        let ones = Coins::heads_scalar(&mut a, 37 * 256);
+        assert!((ones as f64 / (37.0 * 256.0) - 0.5).abs() < 0.05);
+        // The bits of a partial step are the first bits of a full one.
+        let (mut a, mut b) = (coins.s, coins.s);
+        let first = Coins::step(&mut a)[0] & 0x7f;
+        assert_eq!(
+            Coins::heads_scalar(&mut b, 7),
+            u64::from(first.count_ones())
+        );
     }
 
     #[test]
