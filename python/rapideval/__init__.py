@@ -11,19 +11,37 @@ from .metrics.bleu import bleu
 from .metrics.f1 import exact_match, f1
 from .metrics.gleu import gleu
 from .metrics.sacrebleu import BLEUScore, sacrebleu_bleu, sacrebleu_corpus_bleu
+from .metrics.stats import BootstrapCI, MeanStd, PairedTest, bootstrap_ci, cohen_kappa, correlation, mean_std, paired_test
+from .metrics.vectors import TopK, cosine, cosine_matrix
+from .metrics.votes import MajorityVote, OrdinalVote, majority_vote, ordinal_vote
 from .score import score
 
 __all__ = [
-    "BLEUScore",
     "bleu",
+    "BLEUScore",
+    "bootstrap_ci",
+    "BootstrapCI",
+    "cohen_kappa",
+    "correlation",
+    "cosine",
+    "cosine_matrix",
     "exact_match",
     "f1",
     "get_num_threads",
     "gleu",
+    "majority_vote",
+    "MajorityVote",
+    "mean_std",
+    "MeanStd",
+    "ordinal_vote",
+    "OrdinalVote",
+    "paired_test",
+    "PairedTest",
     "sacrebleu_bleu",
     "sacrebleu_corpus_bleu",
     "score",
     "set_num_threads",
     "tokenize",
+    "TopK",
 ]
 __version__ = "0.1.0"

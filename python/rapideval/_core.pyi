@@ -4,18 +4,29 @@ from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
+from numpy.typing import NDArray
 
 __all__ = [
     "bleu_batch",
     "bleu_tokens",
+    "bootstrap_means",
+    "cohen_kappa",
+    "correlation",
+    "cosine_matrix",
+    "cosine_rows",
+    "cosine_top_k",
     "exact_match",
     "f1_score",
     "get_num_threads",
     "gleu_batch",
     "gleu_tokens",
+    "majority_vote",
+    "mean_std",
     "nltk_corpus_bleu",
     "nltk_corpus_gleu",
     "normalize",
+    "ordinal_vote",
+    "paired_test",
     "sacrebleu_corpus_bleu",
     "sacrebleu_sentence_bleu",
     "sent_tokenize",
@@ -104,3 +115,24 @@ def gleu_tokens(
     min_len: int,
     max_len: int,
 ) -> npt.NDArray[np.float64]: ...
+# --- vectors (rust/py/vectors.rs): a and b are C-contiguous 2-D arrays of one dtype, float32 or float64
+def cosine_rows(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]: ...
+def cosine_matrix(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]: ...
+def cosine_top_k(
+    a: NDArray[np.floating], b: NDArray[np.floating], k: int
+) -> tuple[NDArray[np.int64], NDArray[np.floating]]: ...
+
+# --- votes (rust/py/votes.rs)
+def majority_vote(
+    codes: NDArray[np.int64], tie: str
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]: ...
+def ordinal_vote(scores: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]: ...
+
+# --- stats (rust/py/stats.rs): float64 columns, label codes as int64
+def mean_std(x: NDArray[np.float64], ddof: float) -> tuple[float, float, int, int]: ...
+def bootstrap_means(x: NDArray[np.float64], n_resamples: int, seed: int) -> NDArray[np.float64]: ...
+def paired_test(
+    a: NDArray[np.float64], b: NDArray[np.float64], method: str, alternative: str, n_resamples: int, seed: int
+) -> tuple[float, float, int, int, bool]: ...
+def correlation(x: NDArray[np.float64], y: NDArray[np.float64], method: str, omit_nan: bool) -> float: ...
+def cohen_kappa(a: NDArray[np.int64], b: NDArray[np.int64], n_labels: int, weights: str | None) -> float: ...

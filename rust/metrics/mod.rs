@@ -6,3 +6,6 @@ pub mod gleu;
 mod ngrams;
 mod pynum;
 pub mod sacrebleu_bleu;
+pub mod stats;
+pub mod vectors;
+pub mod votes;

@@ -16,7 +16,10 @@ mod bleu;
 mod f1;
 mod gleu;
 mod sacrebleu;
+mod stats;
 mod text;
+mod vectors;
+mod votes;
 
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
@@ -264,5 +267,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     gleu::register(m)?;
     f1::register(m)?;
     sacrebleu::register(m)?;
+    vectors::register(m)?;
+    votes::register(m)?;
+    stats::register(m)?;
     Ok(())
 }
