@@ -15,6 +15,8 @@ use crate::error::Error;
 mod bleu;
 mod f1;
 mod gleu;
+mod meteor;
+mod rouge;
 mod text;
 
 impl From<Error> for PyErr {
@@ -234,5 +236,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::register(m)?;
     gleu::register(m)?;
     f1::register(m)?;
+    rouge::register(m)?;
+    meteor::register(m)?;
     Ok(())
 }
