@@ -6,6 +6,7 @@
 //! the largest position; the score is the harmonic mean weighted by `alpha` times one minus the
 //! fragmentation penalty `gamma * (chunks / matches) ** beta`, in the reference's operation order.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
@@ -61,10 +62,22 @@ pub fn single_meteor_score<S: AsRef<str>>(
     hypothesis: &[S],
     params: &Params,
 ) -> Result<f64> {
-    let hyp: Vec<String> = hypothesis.iter().map(|w| py_lower(w.as_ref())).collect();
-    let refs: Vec<String> = reference.iter().map(|w| py_lower(w.as_ref())).collect();
+    let hyp: Vec<Cow<str>> = hypothesis.iter().map(|w| lower(w.as_ref())).collect();
+    let refs: Vec<Cow<str>> = reference.iter().map(|w| lower(w.as_ref())).collect();
     let matches = align(&hyp, &refs, Stems::Porter, Synonyms::WordNet)?;
     score(hyp.len(), refs.len(), &matches, params)
+}
+
+/// Python's `str.lower()`, without a copy for the (common) words that have no upper-case letter.
+pub fn lower(word: &str) -> Cow<'_, str> {
+    if word
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
+        Cow::Owned(py_lower(word))
+    } else {
+        Cow::Borrowed(word)
+    }
 }
 
 /// `meteor_score(references, hypothesis, ...)`: the largest `single_meteor_score`, kept as Python's
@@ -150,22 +163,19 @@ type Items<'a> = Vec<(usize, &'a str)>;
 
 /// `_enum_align_words` on preprocessed tokens: all matched (hypothesis, reference) index pairs,
 /// sorted by hypothesis index.
-pub fn align(
-    hyp: &[String],
-    refs: &[String],
+pub fn align<H: AsRef<str>, R: AsRef<str>>(
+    hyp: &[H],
+    refs: &[R],
     stems: Stems<'_>,
     synonyms: Synonyms<'_>,
 ) -> Result<Vec<(usize, usize)>> {
     let mut matches = Vec::new();
-    let h: Items = hyp.iter().map(String::as_str).enumerate().collect();
-    let r: Items = refs.iter().map(String::as_str).enumerate().collect();
+    let h: Items = hyp.iter().map(AsRef::as_ref).enumerate().collect();
+    let r: Items = refs.iter().map(AsRef::as_ref).enumerate().collect();
     let (h, r) = exact_stage(h, r, &mut matches);
 
-    let (h_stems, r_stems): (Vec<String>, Vec<String>) = match stems {
-        Stems::Porter => (
-            h.iter().map(|&(_, w)| porter::stem(w)).collect(),
-            r.iter().map(|&(_, w)| porter::stem(w)).collect(),
-        ),
+    let (h_stems, r_stems) = match stems {
+        Stems::Porter => (porter_stems(&h), porter_stems(&r)),
         Stems::Given {
             hypothesis,
             reference,
@@ -173,13 +183,13 @@ pub fn align(
     };
     let h: Items = h
         .iter()
-        .zip(&h_stems)
-        .map(|(&(i, _), s)| (i, s.as_str()))
+        .zip(h_stems.iter())
+        .map(|(&(i, _), s)| (i, s))
         .collect();
     let r: Items = r
         .iter()
-        .zip(&r_stems)
-        .map(|(&(j, _), s)| (j, s.as_str()))
+        .zip(r_stems.iter())
+        .map(|(&(j, _), s)| (j, s))
         .collect();
     let (h, r) = exact_stage(h, r, &mut matches);
 
@@ -187,15 +197,26 @@ pub fn align(
         Synonyms::WordNet => {
             let wn = wordnet()?;
             let ref_ids: Vec<Option<u32>> = r.iter().map(|&(_, s)| wn.name_id(s)).collect();
-            let ref_ids = &ref_ids;
+            let mut wanted: Vec<u32> = ref_ids.iter().flatten().copied().collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let (ref_ids, wanted) = (&ref_ids, &wanted);
             synonym_stage(&h, &r, &mut matches, |_, stem| {
-                let syn = wn.synonym_ids(stem);
+                // Only the synonyms that are remaining reference stems matter.
+                let mut hits = Vec::new();
+                if !wanted.is_empty() {
+                    wn.for_each_synonym_id(stem, |id| {
+                        if wanted.binary_search(&id).is_ok() {
+                            hits.push(id);
+                        }
+                    });
+                }
                 move |k: usize| {
                     ref_ids
                         .get(k)
                         .copied()
                         .flatten()
-                        .is_some_and(|id| syn.binary_search(&id).is_ok())
+                        .is_some_and(|id| hits.contains(&id))
                 }
             });
         }
@@ -225,16 +246,53 @@ pub fn align(
     Ok(matches)
 }
 
-fn given(values: &[String], items: &Items<'_>) -> Result<Vec<String>> {
-    items
-        .iter()
-        .map(|&(i, _)| {
-            values
-                .get(i)
-                .cloned()
-                .ok_or_else(|| Error::InvalidValue("one stem per token is needed".to_string()))
-        })
-        .collect()
+/// Strings stored back to back: one allocation for all the stems of a side.
+#[derive(Default)]
+struct Packed {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Packed {
+    /// Room for about the stems of `items`.
+    fn with_capacity(items: &Items<'_>) -> Self {
+        Packed {
+            text: String::with_capacity(items.iter().map(|(_, w)| w.len()).sum()),
+            ends: Vec::with_capacity(items.len()),
+        }
+    }
+
+    fn push(&mut self, f: impl FnOnce(&mut String)) {
+        f(&mut self.text);
+        self.ends.push(self.text.len());
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| self.text.get(start..end).unwrap_or(""))
+    }
+}
+
+fn porter_stems(items: &Items<'_>) -> Packed {
+    let mut out = Packed::with_capacity(items);
+    for &(_, w) in items {
+        out.push(|buf| porter::stem_into(w, buf));
+    }
+    out
+}
+
+/// The caller's stems of the leftover items (one per original token).
+fn given(values: &[String], items: &Items<'_>) -> Result<Packed> {
+    let mut out = Packed::with_capacity(items);
+    for &(i, _) in items {
+        let value = values
+            .get(i)
+            .ok_or_else(|| Error::InvalidValue("one stem per token is needed".to_string()))?;
+        out.push(|buf| buf.push_str(value));
+    }
+    Ok(out)
 }
 
 /// nltk's `_match_enums`: from the last hypothesis item to the first, match the remaining
@@ -244,29 +302,62 @@ fn exact_stage<'a>(
     refs: Items<'a>,
     matches: &mut Vec<(usize, usize)>,
 ) -> (Items<'a>, Items<'a>) {
-    let mut positions: Map<&str, Vec<usize>> = Map::default();
-    for (k, &(_, key)) in refs.iter().enumerate() {
-        positions.entry(key).or_default().push(k);
-    }
     let mut hyp_used = vec![false; hyp.len()];
     let mut ref_used = vec![false; refs.len()];
-    for (k, &(i, key)) in hyp.iter().enumerate().rev() {
-        if let Some(k_ref) = positions.get_mut(key).and_then(Vec::pop) {
-            hyp_used[k] = true;
-            ref_used[k_ref] = true;
-            matches.push((i, refs[k_ref].0));
+    if hyp.len() * refs.len() <= 4096 {
+        // Short sentences: scanning the references beats hashing them.
+        for (k, &(i, key)) in hyp.iter().enumerate().rev() {
+            let found = (0..refs.len())
+                .rev()
+                .find(|&j| !ref_used[j] && same(refs[j].1, key));
+            if let Some(j) = found {
+                hyp_used[k] = true;
+                ref_used[j] = true;
+                matches.push((i, refs[j].0));
+            }
+        }
+    } else {
+        // For each key, its last remaining reference position; `below[j]`: the previous position
+        // with the same key as position j (a stack per key, without an allocation per key).
+        let mut last: Map<&str, usize> =
+            Map::with_capacity_and_hasher(refs.len(), Default::default());
+        let mut below = vec![usize::MAX; refs.len()];
+        for (j, &(_, key)) in refs.iter().enumerate() {
+            if let Some(prev) = last.insert(key, j) {
+                below[j] = prev;
+            }
+        }
+        for (k, &(i, key)) in hyp.iter().enumerate().rev() {
+            match last.get_mut(key) {
+                Some(top) if *top != usize::MAX => {
+                    let j = *top;
+                    *top = below[j];
+                    hyp_used[k] = true;
+                    ref_used[j] = true;
+                    matches.push((i, refs[j].0));
+                }
+                _ => {}
+            }
         }
     }
     (leftovers(hyp, &hyp_used), leftovers(refs, &ref_used))
 }
 
+/// String equality, rejecting most unequal words before calling memcmp.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
 fn leftovers<'a>(items: Items<'a>, used: &[bool]) -> Items<'a> {
-    items
-        .into_iter()
-        .zip(used)
-        .filter(|(_, &u)| !u)
-        .map(|(item, _)| item)
-        .collect()
+    let mut out = Vec::with_capacity(items.len());
+    out.extend(
+        items
+            .into_iter()
+            .zip(used)
+            .filter(|(_, &u)| !u)
+            .map(|(item, _)| item),
+    );
+    out
 }
 
 /// nltk's `_enum_wordnetsyn_match`: from the last hypothesis stem to the first, match the remaining
@@ -287,7 +378,7 @@ fn synonym_stage<F, P>(
         let is_synonym = synonyms_of(k_hyp, stem);
         let best = (0..refs.len())
             .rev()
-            .find(|&k| !ref_used[k] && (refs[k].1 == stem || is_synonym(k)));
+            .find(|&k| !ref_used[k] && (same(refs[k].1, stem) || is_synonym(k)));
         if let Some(k) = best {
             ref_used[k] = true;
             matches.push((i, refs[k].0));

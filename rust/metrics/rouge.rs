@@ -7,7 +7,7 @@
 //! Tokens are interned to integers per call; every count is exact and each float comes from the
 //! same single division or expression as in the reference.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
 use std::ops::Range;
 
 use rayon::prelude::*;
@@ -15,8 +15,6 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::text::punkt;
 use crate::text::rouge_tokenize::{RougeTokenizer, TokenArena};
-
-type Map<K, V> = HashMap<K, V, ahash::RandomState>;
 
 /// One score. `int_zero` marks the results rouge-score returns as the ints `(0, 0, 0)` (ROUGE-L
 /// and ROUGE-Lsum when a side has no tokens) rather than floats.
@@ -131,31 +129,104 @@ fn add_text(arena: &mut TokenArena, text: &str, types: &[RougeType], opts: &Opti
     spans
 }
 
-/// One id per token of the arena, equal exactly for equal tokens, dense (`0..distinct`). A token of
-/// at most 7 bytes is its own key (its bytes in a u64; tokens hold no NUL), so only longer tokens
-/// are hashed; ids are the ranks of the sorted keys.
-fn intern(arena: &TokenArena) -> Vec<u32> {
-    let mut long: Map<&str, u64> = Map::default();
-    let keys: Vec<u64> = arena
-        .iter()
-        .map(|t| match t.len() {
-            0..=7 => {
-                let mut bytes = [0u8; 8];
-                bytes[8 - t.len()..].copy_from_slice(t.as_bytes());
-                u64::from_be_bytes(bytes)
+/// Buffers a thread reuses from one pair to the next, so that scoring a pair allocates almost
+/// nothing.
+#[derive(Default)]
+struct Workspace {
+    arena: TokenArena,
+    interner: Interner,
+    ids: Vec<u32>,
+    kernels: Kernels,
+}
+
+/// The buffers of the ROUGE-N and ROUGE-L kernels.
+#[derive(Default)]
+struct Kernels {
+    counts: Vec<u32>,
+    keys: (Vec<u64>, Vec<u64>),
+    distinct: Vec<u64>,
+    slot: Vec<u8>,
+    masks: Vec<u64>,
+    carries: Vec<bool>,
+}
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
+}
+
+/// Runs `f` with this thread's workspace, emptied; buffers grown past 16 MB by a huge text are
+/// dropped afterwards rather than kept for the life of the thread.
+fn with_workspace<T>(f: impl FnOnce(&mut Workspace) -> T) -> T {
+    WORKSPACE.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut ws) => {
+            ws.arena.clear();
+            let out = f(&mut ws);
+            if ws.arena.capacity() > 1 << 24 {
+                *ws = Workspace::default();
             }
-            _ => {
-                let next = long.len() as u64;
-                1 << 63 | *long.entry(t).or_insert(next)
+            out
+        }
+        Err(_) => f(&mut Workspace::default()),
+    })
+}
+
+/// Dense token ids: equal exactly for equal tokens, numbered `0..distinct` in order of first
+/// appearance. An open-addressing table keyed by the token itself when it has at most 7 bytes
+/// (`TokenArena::short_key`), else by a hash checked against the token.
+#[derive(Default)]
+struct Interner {
+    table: Vec<Slot>,
+    hasher: ahash::RandomState,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u64,
+    /// The first token with this key (`u32::MAX`: empty slot).
+    token: u32,
+    id: u32,
+}
+
+const EMPTY: Slot = Slot {
+    key: 0,
+    token: u32::MAX,
+    id: 0,
+};
+
+impl Interner {
+    /// Fills `ids` with one id per token of `arena`; returns the number of distinct tokens.
+    fn intern(&mut self, arena: &TokenArena, ids: &mut Vec<u32>) -> usize {
+        let size = (2 * arena.len()).next_power_of_two().max(16);
+        let shift = 64 - size.trailing_zeros();
+        self.table.clear();
+        self.table.resize(size, EMPTY);
+        ids.clear();
+        let mut distinct = 0u32;
+        for i in 0..arena.len() {
+            let short = arena.short_key(i);
+            let exact = short.is_some();
+            let key = short.unwrap_or_else(|| 1 << 63 | self.hasher.hash_one(arena.get(i)));
+            let mut h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+            while let Some(slot) = self.table.get_mut(h) {
+                if slot.token == u32::MAX {
+                    *slot = Slot {
+                        key,
+                        token: i as u32,
+                        id: distinct,
+                    };
+                    ids.push(distinct);
+                    distinct += 1;
+                    break;
+                }
+                if slot.key == key && (exact || arena.get(slot.token as usize) == arena.get(i)) {
+                    ids.push(slot.id);
+                    break;
+                }
+                h = (h + 1) & (size - 1);
             }
-        })
-        .collect();
-    let mut distinct = keys.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    keys.iter()
-        .map(|k| distinct.binary_search(k).unwrap_or(0) as u32)
-        .collect()
+        }
+        distinct as usize
+    }
 }
 
 /// The ids of a text's spans: the whole text and its sentences.
@@ -166,14 +237,22 @@ fn span_ids<'a>(ids: &'a [u32], spans: &Spans) -> (&'a [u32], Vec<&'a [u32]>) {
 
 /// `RougeScorer(types, ...).score(target, prediction)`, one score per type.
 pub fn score(target: &str, prediction: &str, types: &[RougeType], opts: &Options) -> Vec<Score> {
-    let mut arena = TokenArena::with_capacity(target.len() + prediction.len());
-    let t = add_text(&mut arena, target, types, opts);
-    let p = add_text(&mut arena, prediction, types, opts);
-    let ids = intern(&arena);
-    let vocab = vocabulary(&ids);
-    let (t_ids, t_sents) = span_ids(&ids, &t);
-    let (p_ids, p_sents) = span_ids(&ids, &p);
-    score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab)
+    with_workspace(|ws| {
+        let t = add_text(&mut ws.arena, target, types, opts);
+        let p = add_text(&mut ws.arena, prediction, types, opts);
+        let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
+        let (t_ids, t_sents) = span_ids(&ws.ids, &t);
+        let (p_ids, p_sents) = span_ids(&ws.ids, &p);
+        score_dense(
+            t_ids,
+            p_ids,
+            &t_sents,
+            &p_sents,
+            types,
+            vocab,
+            &mut ws.kernels,
+        )
+    })
 }
 
 /// `RougeScorer(types, ...).score_multi(targets, prediction)`: for each type, the score of the
@@ -189,31 +268,38 @@ pub fn score_multi<S: AsRef<str>>(
             "attempt to get argmax of an empty sequence".to_string(),
         ));
     }
-    let bytes = prediction.len() + targets.iter().map(|t| t.as_ref().len()).sum::<usize>();
-    let mut arena = TokenArena::with_capacity(bytes);
-    let p = add_text(&mut arena, prediction, types, opts);
-    let ts: Vec<Spans> = targets
-        .iter()
-        .map(|t| add_text(&mut arena, t.as_ref(), types, opts))
-        .collect();
-    let ids = intern(&arena);
-    let vocab = vocabulary(&ids);
-    let (p_ids, p_sents) = span_ids(&ids, &p);
-    let mut best: Vec<Score> = Vec::new();
-    for t in &ts {
-        let (t_ids, t_sents) = span_ids(&ids, t);
-        let scores = score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab);
-        if best.is_empty() {
-            best = scores;
-        } else {
-            for (b, s) in best.iter_mut().zip(scores) {
-                if s.fmeasure > b.fmeasure {
-                    *b = s;
+    Ok(with_workspace(|ws| {
+        let p = add_text(&mut ws.arena, prediction, types, opts);
+        let ts: Vec<Spans> = targets
+            .iter()
+            .map(|t| add_text(&mut ws.arena, t.as_ref(), types, opts))
+            .collect();
+        let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
+        let (p_ids, p_sents) = span_ids(&ws.ids, &p);
+        let mut best: Vec<Score> = Vec::new();
+        for t in &ts {
+            let (t_ids, t_sents) = span_ids(&ws.ids, t);
+            let scores = score_dense(
+                t_ids,
+                p_ids,
+                &t_sents,
+                &p_sents,
+                types,
+                vocab,
+                &mut ws.kernels,
+            );
+            if best.is_empty() {
+                best = scores;
+            } else {
+                for (b, s) in best.iter_mut().zip(scores) {
+                    if s.fmeasure > b.fmeasure {
+                        *b = s;
+                    }
                 }
             }
         }
-    }
-    Ok(best)
+        best
+    }))
 }
 
 /// [`score_multi`] for every row (prediction, its targets), in parallel on the current rayon pool.
@@ -238,6 +324,7 @@ pub fn score_ids(
     prediction_sentences: &[&[u32]],
     types: &[RougeType],
 ) -> Vec<Score> {
+    let mut kernels = Kernels::default();
     // The kernels index tables by id: renumber ids that are not already small.
     let all = || {
         [target, prediction]
@@ -255,6 +342,7 @@ pub fn score_ids(
             prediction_sentences,
             types,
             vocab,
+            &mut kernels,
         );
     }
     let mut distinct: Vec<u32> = all().flatten().copied().collect();
@@ -270,12 +358,7 @@ pub fn score_ids(
     let ps: Vec<Vec<u32>> = prediction_sentences.iter().map(|s| dense(s)).collect();
     let ts: Vec<&[u32]> = ts.iter().map(Vec::as_slice).collect();
     let ps: Vec<&[u32]> = ps.iter().map(Vec::as_slice).collect();
-    score_dense(&t, &p, &ts, &ps, types, distinct.len())
-}
-
-/// The number of distinct ids of dense ids.
-fn vocabulary(ids: &[u32]) -> usize {
-    ids.iter().map(|&x| x as usize + 1).max().unwrap_or(0)
+    score_dense(&t, &p, &ts, &ps, types, distinct.len(), &mut kernels)
 }
 
 /// [`score_ids`] for ids below `vocab`.
@@ -286,23 +369,26 @@ fn score_dense(
     prediction_sentences: &[&[u32]],
     types: &[RougeType],
     vocab: usize,
+    k: &mut Kernels,
 ) -> Vec<Score> {
     types
         .iter()
         .map(|t| match *t {
-            RougeType::N(n) => rouge_n(target, prediction, n, vocab),
-            RougeType::L => rouge_l(target, prediction, vocab),
+            RougeType::N(n) => rouge_n(target, prediction, n, vocab, k),
+            RougeType::L => rouge_l(target, prediction, vocab, k),
             RougeType::Lsum => rouge_lsum(target_sentences, prediction_sentences, vocab),
         })
         .collect()
 }
 
 /// ROUGE-N: the clipped count of common n-grams over the n-gram counts of each side (at least 1).
-fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize) -> Score {
+fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize, k: &mut Kernels) -> Score {
     let n = n.max(1);
     let overlap = if n == 1 {
         // Unigrams: clip with a count per id.
-        let mut counts = vec![0u32; vocab];
+        let counts = &mut k.counts;
+        counts.clear();
+        counts.resize(vocab, 0);
         for &x in target {
             if let Some(c) = counts.get_mut(x as usize) {
                 *c += 1;
@@ -319,10 +405,11 @@ fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize) -> Score 
             })
             .count()
     } else {
-        let (mut t, mut p) = ngram_keys(target, prediction, n);
+        ngram_keys(target, prediction, n, k);
+        let (t, p) = &mut k.keys;
         t.sort_unstable();
         p.sort_unstable();
-        sorted_overlap(&t, &p)
+        sorted_overlap(t, p)
     };
     let count = |s: &[u32]| (s.len() + 1).saturating_sub(n).max(1) as f64;
     Score::new(
@@ -350,47 +437,41 @@ fn sorted_overlap(t: &[u64], p: &[u64]) -> usize {
     overlap
 }
 
-/// One key per n-gram (n >= 2) of each sequence, equal exactly when the n-grams are equal: a bigram
-/// is its two ids; each further step renumbers the keys densely so they fit 32 bits and appends the
-/// next token's id in the low 32 bits.
-fn ngram_keys(a: &[u32], b: &[u32], n: usize) -> (Vec<u64>, Vec<u64>) {
-    let bigrams = |s: &[u32]| -> Vec<u64> {
-        s.windows(2)
-            .map(|w| u64::from(w[0]) << 32 | u64::from(w[1]))
-            .collect()
-    };
-    let (mut ka, mut kb) = (bigrams(a), bigrams(b));
-    for k in 2..n {
-        renumber(&mut ka, &mut kb);
-        let extend = |keys: &mut Vec<u64>, seq: &[u32]| {
-            let next = seq.get(k..).unwrap_or(&[]);
+/// Fills `k.keys` with one key per n-gram (n >= 2) of each sequence, equal exactly when the n-grams
+/// are equal: a bigram is its two ids; each further step renumbers the keys densely so they fit 32
+/// bits and appends the next token's id in the low 32 bits.
+fn ngram_keys(a: &[u32], b: &[u32], n: usize, k: &mut Kernels) {
+    let (ka, kb) = &mut k.keys;
+    for (keys, seq) in [(&mut *ka, a), (&mut *kb, b)] {
+        keys.clear();
+        keys.extend(
+            seq.windows(2)
+                .map(|w| u64::from(w[0]) << 32 | u64::from(w[1])),
+        );
+    }
+    for step in 2..n {
+        // Replace the keys by their ranks among all distinct keys.
+        let all = &mut k.distinct;
+        all.clear();
+        all.extend(ka.iter().chain(kb.iter()));
+        all.sort_unstable();
+        all.dedup();
+        for (keys, seq) in [(&mut *ka, a), (&mut *kb, b)] {
+            let next = seq.get(step..).unwrap_or(&[]);
             keys.truncate(next.len());
             for (key, &x) in keys.iter_mut().zip(next) {
-                *key = *key << 32 | u64::from(x);
+                *key = (all.binary_search(key).unwrap_or(0) as u64) << 32 | u64::from(x);
             }
-        };
-        extend(&mut ka, a);
-        extend(&mut kb, b);
-    }
-    (ka, kb)
-}
-
-/// Replaces the keys of both lists by their ranks among all distinct keys.
-fn renumber(a: &mut [u64], b: &mut [u64]) {
-    let mut all: Vec<u64> = a.iter().chain(b.iter()).copied().collect();
-    all.sort_unstable();
-    all.dedup();
-    for key in a.iter_mut().chain(b.iter_mut()) {
-        *key = all.binary_search(key).unwrap_or(0) as u64;
+        }
     }
 }
 
 /// ROUGE-L: the LCS length over each side's length; ints (0, 0, 0) when a side is empty.
-fn rouge_l(target: &[u32], prediction: &[u32], vocab: usize) -> Score {
+fn rouge_l(target: &[u32], prediction: &[u32], vocab: usize, k: &mut Kernels) -> Score {
     if target.is_empty() || prediction.is_empty() {
         return INT_ZERO;
     }
-    let lcs = lcs_length(target, prediction, vocab);
+    let lcs = lcs_length(target, prediction, vocab, k);
     Score::new(
         lcs as f64 / prediction.len() as f64,
         lcs as f64 / target.len() as f64,
@@ -401,11 +482,18 @@ fn rouge_l(target: &[u32], prediction: &[u32], vocab: usize) -> Score {
 /// `b` in a word `v` per 64 positions, one pass over `a` per block of 64 positions of `b`; bit j of
 /// `v` ends 0 where the LCS gains a token at position j. Blocks are processed one after the other,
 /// keeping each row's carry, so memory stays O(len(a) + vocab).
-fn lcs_length(a: &[u32], b: &[u32], vocab: usize) -> usize {
+fn lcs_length(a: &[u32], b: &[u32], vocab: usize, k: &mut Kernels) -> usize {
     // The block's distinct tokens: their slot (u8::MAX: absent) and, per slot, the position mask.
-    let mut slot = vec![u8::MAX; vocab];
-    let mut masks: Vec<u64> = Vec::with_capacity(64);
-    let mut carries = vec![false; a.len()];
+    let Kernels {
+        slot,
+        masks,
+        carries,
+        ..
+    } = k;
+    slot.clear();
+    slot.resize(vocab, u8::MAX);
+    carries.clear();
+    carries.resize(a.len(), false);
     let mut lcs = 0;
     for block in b.chunks(64) {
         masks.clear();
@@ -510,6 +598,7 @@ fn rouge_lsum(target: &[&[u32]], prediction: &[&[u32]], vocab: usize) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn one(target: &str, prediction: &str, t: &str) -> Result<Score> {
         let types = [RougeType::from_name(t)?];
@@ -568,8 +657,9 @@ mod tests {
                     .collect()
             };
             let (da, db) = (dense(a), dense(b));
-            assert_eq!(lcs_length(&da, &db, all.len()), dp);
-            assert_eq!(lcs_length(&db, &da, all.len()), dp);
+            let k = &mut Kernels::default();
+            assert_eq!(lcs_length(&da, &db, all.len(), k), dp);
+            assert_eq!(lcs_length(&db, &da, all.len(), k), dp);
         }
     }
 

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use super::meteor::lower;
 use crate::error::{Error, Result};
-use crate::text::unicode::py_lower;
 
 type Map<K, V> = HashMap<K, V, ahash::RandomState>;
 
@@ -52,10 +52,18 @@ const RULES: [&[(&str, &str)]; 4] = [
 pub struct WordNet {
     names: Vec<&'static str>,
     name_ids: Map<&'static str, u32>,
-    /// Index lemma -> for each part of speech, the range of its name ids in `ids`.
-    index: Map<&'static str, [(u32, u32); 4]>,
+    /// Every index lemma and exception form.
+    forms: Map<&'static str, Form>,
     ids: Vec<u32>,
-    exceptions: [Map<&'static str, Vec<&'static str>>; 4],
+    bases: Vec<&'static str>,
+}
+
+/// What WordNet has on one form, per part of speech: the range in `ids` of the names of its
+/// synsets, and the range in `bases` of its base forms if it is in the exception list.
+#[derive(Debug, Default, Clone, Copy)]
+struct Form {
+    names: [(u32, u32); 4],
+    exceptions: [Option<(u32, u32)>; 4],
 }
 
 static WORDNET: LazyLock<Option<WordNet>> = LazyLock::new(|| parse(TABLE));
@@ -90,13 +98,12 @@ fn parse(table: &'static str) -> Option<WordNet> {
         .enumerate()
         .map(|(i, &n)| (n, i as u32))
         .collect();
-    let mut index = Map::default();
+    let mut forms: Map<&str, Form> = Map::default();
     let mut ids = Vec::new();
     for line in section(&mut lines, "index")? {
         let mut fields = line.split('\t');
-        let lemma = fields.next()?;
-        let mut ranges = [(0, 0); 4];
-        for range in &mut ranges {
+        let form = forms.entry(fields.next()?).or_default();
+        for range in &mut form.names {
             let start = ids.len() as u32;
             let mut id = 0u32;
             for delta in fields.next()?.split(',').filter(|d| !d.is_empty()) {
@@ -108,29 +115,25 @@ fn parse(table: &'static str) -> Option<WordNet> {
             }
             *range = (start, ids.len() as u32);
         }
-        index.insert(lemma, ranges);
     }
-    let mut exceptions: [Map<&str, Vec<&str>>; 4] = Default::default();
+    let mut bases = Vec::new();
     for line in section(&mut lines, "exceptions")? {
         let mut fields = line.split('\t');
         let pos = fields.next()?;
         let p = POS
             .iter()
             .position(|&c| pos.len() == 1 && pos.starts_with(c))?;
-        let form = fields.next()?;
-        let bases = fields
-            .next()?
-            .split(',')
-            .filter(|b| !b.is_empty())
-            .collect();
-        exceptions[p].insert(form, bases);
+        let form = forms.entry(fields.next()?).or_default();
+        let start = bases.len() as u32;
+        bases.extend(fields.next()?.split(',').filter(|b| !b.is_empty()));
+        *form.exceptions.get_mut(p)? = Some((start, bases.len() as u32));
     }
     Some(WordNet {
         names,
         name_ids,
-        index,
+        forms,
         ids,
-        exceptions,
+        bases,
     })
 }
 
@@ -144,30 +147,45 @@ impl WordNet {
         self.names.get(id as usize).copied().unwrap_or("")
     }
 
-    /// Ids of the lemma names without "_" of `wordnet.synsets(word)`, sorted, without repeats.
-    pub fn synonym_ids(&self, word: &str) -> Vec<u32> {
-        let word = py_lower(word);
-        let mut out = Vec::new();
+    /// Calls `f` with the id of every lemma name without "_" of `wordnet.synsets(word)` (repeats
+    /// included).
+    pub fn for_each_synonym_id(&self, word: &str, mut f: impl FnMut(u32)) {
+        let word = lower(word);
+        let entry = self.forms.get(&*word);
+        let mut add = |form: Option<&Form>, p: usize| {
+            if let Some(&(start, end)) = form.and_then(|form| form.names.get(p)) {
+                let ids = self.ids.get(start as usize..end as usize).unwrap_or(&[]);
+                ids.iter().for_each(|&id| f(id));
+            }
+        };
+        let mut candidate = String::new();
         for (p, rules) in RULES.iter().enumerate() {
-            let mut add = |form: &str| {
-                if let Some(&(start, end)) = self.index.get(form).and_then(|r| r.get(p)) {
-                    out.extend_from_slice(
-                        self.ids.get(start as usize..end as usize).unwrap_or(&[]),
-                    );
+            // morphy: the word itself, then its exception bases or else each rule applied once.
+            add(entry, p);
+            match entry.and_then(|form| form.exceptions.get(p).copied().flatten()) {
+                Some((start, end)) => {
+                    for base in self.bases.get(start as usize..end as usize).unwrap_or(&[]) {
+                        add(self.forms.get(base), p);
+                    }
                 }
-            };
-            add(&word);
-            match self.exceptions[p].get(word.as_str()) {
-                Some(bases) => bases.iter().for_each(|b| add(b)),
                 None => {
                     for (old, new) in rules.iter() {
                         if let Some(stem) = word.strip_suffix(old) {
-                            add(&format!("{stem}{new}"));
+                            candidate.clear();
+                            candidate.push_str(stem);
+                            candidate.push_str(new);
+                            add(self.forms.get(candidate.as_str()), p);
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Ids of the lemma names without "_" of `wordnet.synsets(word)`, sorted, without repeats.
+    pub fn synonym_ids(&self, word: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.for_each_synonym_id(word, |id| out.push(id));
         out.sort_unstable();
         out.dedup();
         out

@@ -1,6 +1,8 @@
 //! METEOR bindings: the batch function over texts, the token-list scorer behind the nltk drop-in,
 //! and WordNet look-ups.
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use rayon::prelude::*;
@@ -8,7 +10,6 @@ use rayon::prelude::*;
 use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
 use crate::metrics::meteor::{self as kernel, Params, Stems, Synonyms};
 use crate::metrics::wordnet;
-use crate::text::unicode::py_lower;
 use crate::text::Tokenizer;
 
 /// METEOR of every row (texts tokenized with `tokenizer`; several references: the best score).
@@ -60,23 +61,23 @@ fn meteor_tokens<'py>(
     let references = References::new(references, "references")?;
     let hyp = hypothesis.strs()?;
     let refs = references.strs()?;
-    let prepare = |words: &[&str]| -> Vec<String> {
+    fn prepare<'a>(words: &[&'a str], lowercase: bool) -> Vec<Cow<'a, str>> {
         words
             .iter()
-            .map(|w| {
+            .map(|&w| {
                 if lowercase {
-                    py_lower(w)
+                    kernel::lower(w)
                 } else {
-                    w.to_string()
+                    Cow::Borrowed(w)
                 }
             })
             .collect()
-    };
+    }
     let score = py.detach(|| -> crate::error::Result<f64> {
-        let hyp = prepare(&hyp);
+        let hyp = prepare(&hyp, lowercase);
         let mut best: Option<f64> = None;
         for (k, reference) in refs.iter().enumerate() {
-            let reference = prepare(reference);
+            let reference = prepare(reference, lowercase);
             let stems = match (&hypothesis_stems, &reference_stems) {
                 (Some(h), Some(r)) => Stems::Given {
                     hypothesis: h,

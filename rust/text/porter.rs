@@ -6,6 +6,8 @@
 //! other code point (digits, `é`, ...) is a consonant. ASCII words run on bytes, others on chars,
 //! through the same generic code.
 
+use std::cell::RefCell;
+
 use super::unicode::py_lower;
 
 /// `PorterStemmer().stem(word)` of nltk 3.10.4.
@@ -15,12 +17,24 @@ pub fn stem(word: &str) -> String {
     out
 }
 
+thread_local! {
+    /// The letters of the ASCII word being stemmed, reused from word to word.
+    static ASCII_WORD: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
 /// Appends `PorterStemmer().stem(word)` to `out`.
 pub fn stem_into(word: &str, out: &mut String) {
     if word.is_ascii() {
-        let mut w: Vec<u8> = word.bytes().map(|b| b.to_ascii_lowercase()).collect();
-        stem_lowered(&mut w, word.len());
-        out.extend(w.into_iter().map(char::from));
+        let mut stem_ascii = |w: &mut Vec<u8>| {
+            w.clear();
+            w.extend(word.bytes().map(|b| b.to_ascii_lowercase()));
+            stem_lowered(w, word.len());
+            out.extend(w.iter().map(|&b| char::from(b)));
+        };
+        ASCII_WORD.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut w) => stem_ascii(&mut w),
+            Err(_) => stem_ascii(&mut Vec::new()),
+        });
     } else {
         let mut w: Vec<char> = py_lower(word).chars().collect();
         stem_lowered(&mut w, word.chars().count());
@@ -74,13 +88,10 @@ fn is_vowel_letter<T: Letter>(c: T) -> bool {
     is(c, b'a') || is(c, b'e') || is(c, b'i') || is(c, b'o') || is(c, b'u')
 }
 
+/// Compared from the last letter, where most rules fail.
 fn ends_with<T: Letter>(w: &[T], suffix: &str) -> bool {
     let s = suffix.as_bytes();
-    w.len() >= s.len()
-        && w[w.len() - s.len()..]
-            .iter()
-            .zip(s)
-            .all(|(&c, &b)| is(c, b))
+    w.len() >= s.len() && w.iter().rev().zip(s.iter().rev()).all(|(&c, &b)| is(c, b))
 }
 
 fn push_str<T: Letter>(w: &mut Vec<T>, s: &str) {

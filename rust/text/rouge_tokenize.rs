@@ -60,12 +60,43 @@ pub struct TokenArena {
 }
 
 impl TokenArena {
-    /// An arena with room for texts of `bytes` bytes in all (it grows as needed).
-    pub fn with_capacity(bytes: usize) -> Self {
-        TokenArena {
-            text: String::with_capacity(bytes + bytes / 2),
-            spans: Vec::with_capacity(bytes / 4),
+    /// Removes all tokens, keeping the memory.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+    }
+
+    /// The bytes the arena can hold without reallocating.
+    pub fn capacity(&self) -> usize {
+        self.text.capacity()
+    }
+
+    /// Token `i` (empty if out of range).
+    pub fn get(&self, i: usize) -> &str {
+        self.spans
+            .get(i)
+            .and_then(|&(start, end)| self.text.get(start..end))
+            .unwrap_or("")
+    }
+
+    /// Token `i` packed in a u64 (its bytes, little-endian) if it has at most 7 bytes: tokens hold
+    /// no NUL byte, so two such tokens are equal exactly when their keys are.
+    pub fn short_key(&self, i: usize) -> Option<u64> {
+        let &(start, end) = self.spans.get(i)?;
+        let len = end.checked_sub(start)?;
+        if len > 7 {
+            return None;
         }
+        let bytes = self.text.as_bytes();
+        let word = match bytes.get(start..start + 8) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().ok()?),
+            None => {
+                let mut buf = [0u8; 8];
+                buf.get_mut(..len)?.copy_from_slice(bytes.get(start..end)?);
+                u64::from_le_bytes(buf)
+            }
+        };
+        Some(word & !(u64::MAX << (8 * len)))
     }
 
     /// The number of tokens.
@@ -134,16 +165,17 @@ fn push_default(text: &str, stem: bool, out: &mut TokenArena) {
     });
 }
 
-/// Calls `f(start, end)` for each maximal run of ASCII letters and digits, in order. Works on 64-byte blocks: a bit
-/// mask of the letters and digits, whose changes (set bits of `mask ^ (mask << 1)`) are the run
-/// boundaries; this avoids a mispredicted branch at every boundary.
+/// Calls `f(start, end)` for each maximal run of ASCII letters and digits, in order. Works on
+/// 64-byte blocks: a bit mask of the letters and digits, whose changes (set bits of
+/// `mask ^ (mask << 1)`) are the run boundaries; this avoids a mispredicted branch per boundary.
 fn alnum_runs(bytes: &[u8], mut f: impl FnMut(usize, usize)) {
     let mut start = 0;
     let mut in_run = false;
     for (block, chunk) in bytes.chunks(64).enumerate() {
-        let mask = chunk.iter().enumerate().fold(0u64, |m, (k, b)| {
-            m | u64::from(b.is_ascii_alphanumeric()) << k
-        });
+        let mask = chunk
+            .chunks(8)
+            .enumerate()
+            .fold(0u64, |m, (k, word)| m | alnum8(word) << (8 * k));
         let mut changes =
             (mask ^ (mask << 1 | u64::from(in_run))) & (u64::MAX >> (64 - chunk.len()));
         while changes != 0 {
@@ -160,6 +192,31 @@ fn alnum_runs(bytes: &[u8], mut f: impl FnMut(usize, usize)) {
     if in_run {
         f(start, bytes.len());
     }
+}
+
+/// Bit k set when byte k of `word` (at most 8 bytes) is an ASCII letter or digit, computed on the
+/// 8 bytes at once (SWAR): per-byte range tests by addition into the high bit of each byte.
+fn alnum8(word: &[u8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let x = match <[u8; 8]>::try_from(word) {
+        Ok(eight) => u64::from_le_bytes(eight),
+        Err(_) => {
+            let mut buf = [0u8; 8];
+            buf.iter_mut().zip(word).for_each(|(b, &w)| *b = w);
+            u64::from_le_bytes(buf)
+        }
+    };
+    let low7 = x & !HIGH;
+    // High bit of each byte set where the (7-bit) byte is >= lo, resp. > hi: no carry crosses bytes.
+    let at_least = |v: u64, lo: u8| (v + u64::from(0x80 - lo) * ONES) & HIGH;
+    let above = |v: u64, hi: u8| (v + u64::from(0x7f - hi) * ONES) & HIGH;
+    let folded = low7 | (0x20 * ONES); // A-Z to a-z
+    let digit = at_least(low7, b'0') & !above(low7, b'9');
+    let letter = at_least(folded, b'a') & !above(folded, b'z');
+    let flags = (digit | letter) & !x & HIGH;
+    // Gather the high bit of byte k into bit k.
+    ((flags >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) & !(u64::MAX << word.len().min(8))
 }
 
 /// Scripts written without spaces between words: one token per character.
@@ -228,6 +285,24 @@ mod tests {
             ["run", "happili"]
         );
         assert_eq!(Default.tokenize("\u{212a}", false), ["k"]);
+    }
+
+    #[test]
+    fn swar_mask_equals_bytewise_test() {
+        let bytes: Vec<u8> = (0..=255u8)
+            .chain(b"aZ09 _-x\x80\xffq".iter().copied())
+            .collect();
+        for start in 0..bytes.len() {
+            for len in 0..=8 {
+                let Some(word) = bytes.get(start..start + len) else {
+                    continue;
+                };
+                let want = word.iter().enumerate().fold(0u64, |m, (k, b)| {
+                    m | u64::from(b.is_ascii_alphanumeric()) << k
+                });
+                assert_eq!(super::alnum8(word), want, "{word:?}");
+            }
+        }
     }
 
     #[test]
