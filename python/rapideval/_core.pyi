@@ -2,6 +2,9 @@
 
 from typing import Any, Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 # --- threads (rust/py/mod.rs)
 def set_num_threads(n: int) -> None: ...
 def get_num_threads() -> int: ...
@@ -11,15 +14,16 @@ def tokenize(texts: Sequence[str], tokenizer: str) -> list[list[str]]: ...
 def sent_tokenize(texts: Sequence[str]) -> list[list[str]]: ...
 def normalize(texts: Sequence[str], kind: str) -> list[str]: ...
 
-# --- ROUGE and the Porter stemmer (rust/py/rouge.rs)
+# --- ROUGE and the Porter stemmer (rust/py/rouge.rs); __all__ += porter_stem, rouge, rouge_score_ids,
+# rouge_score_multi, rouge_tokenize
 def rouge(
     responses: Sequence[str],
-    references: Sequence[str | Sequence[str]],
+    references: Sequence[Any],
     rouge_types: Sequence[str],
     use_stemmer: bool = False,
     split_summaries: bool = False,
     tokenizer: str = "default",
-) -> dict[str, tuple[Any, Any, Any]]: ...
+) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]]: ...
 def rouge_score_multi(
     targets: Sequence[str],
     prediction: str,
@@ -38,15 +42,16 @@ def rouge_score_ids(
 def rouge_tokenize(texts: Sequence[str], use_stemmer: bool = False, tokenizer: str = "default") -> list[list[str]]: ...
 def porter_stem(words: Sequence[str]) -> list[str]: ...
 
-# --- METEOR and WordNet (rust/py/meteor.rs)
+# --- METEOR and WordNet (rust/py/meteor.rs); __all__ += meteor, meteor_tokens, wordnet_license,
+# wordnet_synonyms
 def meteor(
     responses: Sequence[str],
-    references: Sequence[str | Sequence[str]],
+    references: Sequence[Any],
     alpha: float = 0.9,
     beta: float = 3.0,
     gamma: float = 0.5,
     tokenizer: str = "promptflow",
-) -> Any: ...
+) -> npt.NDArray[np.float64]: ...
 def meteor_tokens(
     references: Sequence[Sequence[str]],
     hypothesis: Sequence[str],
