@@ -158,51 +158,56 @@ fn chunks(matches: &[(usize, usize)]) -> usize {
         .count()
 }
 
-/// A stage's leftover tokens: (original index, key).
-type Items<'a> = Vec<(usize, &'a str)>;
-
 /// `_enum_align_words` on preprocessed tokens: all matched (hypothesis, reference) index pairs,
 /// sorted by hypothesis index.
+///
+/// nltk rebuilds the lists of unmatched items after each stage; marking matched positions instead
+/// is equivalent, because the lists keep their order: the largest remaining position in a list is
+/// the largest unmatched original index.
 pub fn align<H: AsRef<str>, R: AsRef<str>>(
     hyp: &[H],
     refs: &[R],
     stems: Stems<'_>,
     synonyms: Synonyms<'_>,
 ) -> Result<Vec<(usize, usize)>> {
-    let mut matches = Vec::new();
-    let h: Items = hyp.iter().map(AsRef::as_ref).enumerate().collect();
-    let r: Items = refs.iter().map(AsRef::as_ref).enumerate().collect();
-    let (h, r) = exact_stage(h, r, &mut matches);
+    let hyp: Vec<&str> = hyp.iter().map(AsRef::as_ref).collect();
+    let refs: Vec<&str> = refs.iter().map(AsRef::as_ref).collect();
+    let mut used = Used {
+        hyp: vec![false; hyp.len()],
+        refs: vec![false; refs.len()],
+        matches: Vec::new(),
+    };
+    used.exact_stage(&hyp, &refs);
 
+    // Stage 2 and 3 keys: the stems of the words still unmatched ("" for the others, never read).
     let (h_stems, r_stems) = match stems {
-        Stems::Porter => (porter_stems(&h), porter_stems(&r)),
+        Stems::Porter => (
+            Packed::new(&hyp, &used.hyp, porter::stem_into),
+            Packed::new(&refs, &used.refs, porter::stem_into),
+        ),
         Stems::Given {
             hypothesis,
             reference,
-        } => (given(hypothesis, &h)?, given(reference, &r)?),
+        } => (given(hypothesis, &used.hyp)?, given(reference, &used.refs)?),
     };
-    let h: Items = h
-        .iter()
-        .zip(h_stems.iter())
-        .map(|(&(i, _), s)| (i, s))
-        .collect();
-    let r: Items = r
-        .iter()
-        .zip(r_stems.iter())
-        .map(|(&(j, _), s)| (j, s))
-        .collect();
-    let (h, r) = exact_stage(h, r, &mut matches);
+    let h_keys: Vec<&str> = h_stems.iter().collect();
+    let r_keys: Vec<&str> = r_stems.iter().collect();
+    used.exact_stage(&h_keys, &r_keys);
 
     match synonyms {
         Synonyms::WordNet => {
             let wn = wordnet()?;
-            let ref_ids: Vec<Option<u32>> = r.iter().map(|&(_, s)| wn.name_id(s)).collect();
+            let ref_ids: Vec<Option<u32>> = r_keys
+                .iter()
+                .zip(&used.refs)
+                .map(|(s, &u)| if u { None } else { wn.name_id(s) })
+                .collect();
             let mut wanted: Vec<u32> = ref_ids.iter().flatten().copied().collect();
             wanted.sort_unstable();
             wanted.dedup();
             let (ref_ids, wanted) = (&ref_ids, &wanted);
-            synonym_stage(&h, &r, &mut matches, |_, stem| {
-                // Only the synonyms that are remaining reference stems matter.
+            used.synonym_stage(&h_keys, &r_keys, |_, stem| {
+                // Only the synonyms that are unmatched reference stems matter.
                 let mut hits = Vec::new();
                 if !wanted.is_empty() {
                     wn.for_each_synonym_id(stem, |id| {
@@ -211,9 +216,9 @@ pub fn align<H: AsRef<str>, R: AsRef<str>>(
                         }
                     });
                 }
-                move |k: usize| {
+                move |j: usize| {
                     ref_ids
-                        .get(k)
+                        .get(j)
                         .copied()
                         .flatten()
                         .is_some_and(|id| hits.contains(&id))
@@ -221,50 +226,46 @@ pub fn align<H: AsRef<str>, R: AsRef<str>>(
             });
         }
         Synonyms::Given(per_token) => {
-            let sets = h
-                .iter()
-                .map(|&(i, _)| {
-                    let set: Set<&str> = per_token.get(i)?.iter().map(String::as_str).collect();
-                    Some(set)
-                })
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| {
-                    Error::InvalidValue(
-                        "one synonym list per hypothesis token is needed".to_string(),
-                    )
-                })?;
-            let (sets, r) = (&sets, &r);
-            synonym_stage(&h, r, &mut matches, |k_hyp, _| {
-                move |k: usize| match (sets.get(k_hyp), r.get(k)) {
-                    (Some(set), Some(&(_, s))) => set.contains(s),
-                    _ => false,
-                }
+            if per_token.len() < hyp.len() {
+                return Err(Error::InvalidValue(
+                    "one synonym list per hypothesis token is needed".to_string(),
+                ));
+            }
+            let r_keys = &r_keys;
+            used.synonym_stage(&h_keys, r_keys, |i, _| {
+                let set: Set<&str> = per_token
+                    .get(i)
+                    .map(|s| s.iter().map(String::as_str).collect())
+                    .unwrap_or_default();
+                move |j: usize| r_keys.get(j).is_some_and(|s| set.contains(s))
             });
         }
     }
+    let mut matches = used.matches;
     matches.sort_unstable();
     Ok(matches)
 }
 
-/// Strings stored back to back: one allocation for all the stems of a side.
-#[derive(Default)]
+/// Strings stored back to back, one per token: one allocation for all the stems of a side.
 struct Packed {
     text: String,
     ends: Vec<usize>,
 }
 
 impl Packed {
-    /// Room for about the stems of `items`.
-    fn with_capacity(items: &Items<'_>) -> Self {
-        Packed {
-            text: String::with_capacity(items.iter().map(|(_, w)| w.len()).sum()),
-            ends: Vec::with_capacity(items.len()),
+    /// `f(word, buffer)` appends the value of each word not `used`; used words get "".
+    fn new(words: &[&str], used: &[bool], mut f: impl FnMut(&str, &mut String)) -> Self {
+        let mut out = Packed {
+            text: String::with_capacity(words.iter().map(|w| w.len()).sum()),
+            ends: Vec::with_capacity(words.len()),
+        };
+        for (w, &u) in words.iter().zip(used) {
+            if !u {
+                f(w, &mut out.text);
+            }
+            out.ends.push(out.text.len());
         }
-    }
-
-    fn push(&mut self, f: impl FnOnce(&mut String)) {
-        f(&mut self.text);
-        self.ends.push(self.text.len());
+        out
     }
 
     fn iter(&self) -> impl Iterator<Item = &str> {
@@ -275,115 +276,102 @@ impl Packed {
     }
 }
 
-fn porter_stems(items: &Items<'_>) -> Packed {
-    let mut out = Packed::with_capacity(items);
-    for &(_, w) in items {
-        out.push(|buf| porter::stem_into(w, buf));
+/// The caller's stems (one per token), as stage keys.
+fn given(values: &[String], used: &[bool]) -> Result<Packed> {
+    if values.len() < used.len() {
+        return Err(Error::InvalidValue(
+            "one stem per token is needed".to_string(),
+        ));
     }
-    out
+    let words: Vec<&str> = values.iter().map(String::as_str).collect();
+    Ok(Packed::new(&words, used, |w, buf| buf.push_str(w)))
 }
 
-/// The caller's stems of the leftover items (one per original token).
-fn given(values: &[String], items: &Items<'_>) -> Result<Packed> {
-    let mut out = Packed::with_capacity(items);
-    for &(i, _) in items {
-        let value = values
-            .get(i)
-            .ok_or_else(|| Error::InvalidValue("one stem per token is needed".to_string()))?;
-        out.push(|buf| buf.push_str(value));
-    }
-    Ok(out)
+/// The tokens matched so far on each side, and the matches.
+struct Used {
+    hyp: Vec<bool>,
+    refs: Vec<bool>,
+    matches: Vec<(usize, usize)>,
 }
 
-/// nltk's `_match_enums`: from the last hypothesis item to the first, match the remaining
-/// reference item with the same key and the largest position. Returns the leftovers.
-fn exact_stage<'a>(
-    hyp: Items<'a>,
-    refs: Items<'a>,
-    matches: &mut Vec<(usize, usize)>,
-) -> (Items<'a>, Items<'a>) {
-    let mut hyp_used = vec![false; hyp.len()];
-    let mut ref_used = vec![false; refs.len()];
-    if hyp.len() * refs.len() <= 4096 {
-        // Short sentences: scanning the references beats hashing them.
-        for (k, &(i, key)) in hyp.iter().enumerate().rev() {
-            let found = (0..refs.len())
-                .rev()
-                .find(|&j| !ref_used[j] && same(refs[j].1, key));
-            if let Some(j) = found {
-                hyp_used[k] = true;
-                ref_used[j] = true;
-                matches.push((i, refs[j].0));
+impl Used {
+    fn mark(&mut self, i: usize, j: usize) {
+        self.hyp[i] = true;
+        self.refs[j] = true;
+        self.matches.push((i, j));
+    }
+
+    /// nltk's `_match_enums`: from the last unmatched hypothesis item to the first, match the
+    /// unmatched reference item with the same key and the largest position.
+    fn exact_stage(&mut self, hyp: &[&str], refs: &[&str]) {
+        if hyp.len() * refs.len() <= 4096 {
+            // Short sentences: scanning the references beats hashing them.
+            for i in (0..hyp.len()).rev() {
+                if self.hyp[i] {
+                    continue;
+                }
+                let found = (0..refs.len())
+                    .rev()
+                    .find(|&j| !self.refs[j] && same(refs[j], hyp[i]));
+                if let Some(j) = found {
+                    self.mark(i, j);
+                }
             }
+            return;
         }
-    } else {
-        // For each key, its last remaining reference position; `below[j]`: the previous position
-        // with the same key as position j (a stack per key, without an allocation per key).
+        // For each key, its last unmatched reference position; `below[j]`: the previous unmatched
+        // position with the same key as position j (a stack per key, no allocation per key).
         let mut last: Map<&str, usize> =
             Map::with_capacity_and_hasher(refs.len(), Default::default());
         let mut below = vec![usize::MAX; refs.len()];
-        for (j, &(_, key)) in refs.iter().enumerate() {
-            if let Some(prev) = last.insert(key, j) {
-                below[j] = prev;
+        for (j, &key) in refs.iter().enumerate() {
+            if !self.refs[j] {
+                if let Some(prev) = last.insert(key, j) {
+                    below[j] = prev;
+                }
             }
         }
-        for (k, &(i, key)) in hyp.iter().enumerate().rev() {
-            match last.get_mut(key) {
-                Some(top) if *top != usize::MAX => {
+        for i in (0..hyp.len()).rev() {
+            if self.hyp[i] {
+                continue;
+            }
+            if let Some(top) = last.get_mut(hyp[i]) {
+                if *top != usize::MAX {
                     let j = *top;
                     *top = below[j];
-                    hyp_used[k] = true;
-                    ref_used[j] = true;
-                    matches.push((i, refs[j].0));
+                    self.mark(i, j);
                 }
-                _ => {}
             }
         }
     }
-    (leftovers(hyp, &hyp_used), leftovers(refs, &ref_used))
+
+    /// nltk's `_enum_wordnetsyn_match`: from the last unmatched hypothesis stem to the first, match
+    /// the unmatched reference stem with the largest position that equals the stem or is one of its
+    /// synonyms. `synonyms_of(i, stem)` returns the membership test of the stem's synonyms, by
+    /// reference position.
+    fn synonym_stage<F, P>(&mut self, hyp: &[&str], refs: &[&str], mut synonyms_of: F)
+    where
+        F: FnMut(usize, &str) -> P,
+        P: Fn(usize) -> bool,
+    {
+        for i in (0..hyp.len()).rev() {
+            if self.hyp[i] {
+                continue;
+            }
+            let is_synonym = synonyms_of(i, hyp[i]);
+            let best = (0..refs.len())
+                .rev()
+                .find(|&j| !self.refs[j] && (same(refs[j], hyp[i]) || is_synonym(j)));
+            if let Some(j) = best {
+                self.mark(i, j);
+            }
+        }
+    }
 }
 
 /// String equality, rejecting most unequal words before calling memcmp.
 fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
-}
-
-fn leftovers<'a>(items: Items<'a>, used: &[bool]) -> Items<'a> {
-    let mut out = Vec::with_capacity(items.len());
-    out.extend(
-        items
-            .into_iter()
-            .zip(used)
-            .filter(|(_, &u)| !u)
-            .map(|(item, _)| item),
-    );
-    out
-}
-
-/// nltk's `_enum_wordnetsyn_match`: from the last hypothesis stem to the first, match the remaining
-/// reference stem with the largest position that equals the stem or is one of its synonyms.
-/// `synonyms_of(k, stem)` (k: position in `hyp`) returns the membership test of the stem's synonyms,
-/// by position in `refs`.
-fn synonym_stage<F, P>(
-    hyp: &Items<'_>,
-    refs: &Items<'_>,
-    matches: &mut Vec<(usize, usize)>,
-    mut synonyms_of: F,
-) where
-    F: FnMut(usize, &str) -> P,
-    P: Fn(usize) -> bool,
-{
-    let mut ref_used = vec![false; refs.len()];
-    for (k_hyp, &(i, stem)) in hyp.iter().enumerate().rev() {
-        let is_synonym = synonyms_of(k_hyp, stem);
-        let best = (0..refs.len())
-            .rev()
-            .find(|&k| !ref_used[k] && (same(refs[k].1, stem) || is_synonym(k)));
-        if let Some(k) = best {
-            ref_used[k] = true;
-            matches.push((i, refs[k].0));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -76,9 +76,21 @@ fn stem_lowered<T: Letter>(w: &mut Vec<T>, original_len: usize) {
 }
 
 /// A code point of the word being stemmed: `u8` for ASCII words, `char` otherwise.
-trait Letter: Copy + PartialEq + From<u8> {}
-impl Letter for u8 {}
-impl Letter for char {}
+trait Letter: Copy + PartialEq + From<u8> {
+    fn ascii(self) -> Option<u8>;
+}
+
+impl Letter for u8 {
+    fn ascii(self) -> Option<u8> {
+        self.is_ascii().then_some(self)
+    }
+}
+
+impl Letter for char {
+    fn ascii(self) -> Option<u8> {
+        u8::try_from(self).ok().filter(u8::is_ascii)
+    }
+}
 
 fn is<T: Letter>(c: T, b: u8) -> bool {
     c == T::from(b)
@@ -271,82 +283,97 @@ fn step1c<T: Letter>(w: &mut Vec<T>) {
     }
 }
 
+fn logi_condition<T: Letter>(_: &[T], w: &[T]) -> bool {
+    measure(&w[..w.len() - 3]) > 0
+}
+
+fn ion_condition<T: Letter>(stem: &[T], _: &[T]) -> bool {
+    measure(stem) > 1 && stem.last().is_some_and(|&c| is(c, b's') || is(c, b't'))
+}
+
+/// The last letter, if ASCII: rules are grouped by the last letter of their suffix (keeping their
+/// order), since only a rule whose suffix ends with the word's last letter can apply.
+fn last_ascii<T: Letter>(w: &[T]) -> Option<u8> {
+    w.last().and_then(|&c| c.ascii())
+}
+
 fn step2<T: Letter>(w: &mut Vec<T>) {
     if ends_with(w, "alli") && measure(&w[..w.len() - 4]) > 0 {
         replace(w, 4, "al");
         return step2(w);
     }
-    apply_rules(
-        w,
-        &[
-            ("ational", "ate", m_gt_0),
-            ("tional", "tion", m_gt_0),
+    let rules: &[(&str, &str, Condition<T>)] = match last_ascii(w) {
+        Some(b'l') => &[("ational", "ate", m_gt_0), ("tional", "tion", m_gt_0)],
+        Some(b'i') => &[
             ("enci", "ence", m_gt_0),
             ("anci", "ance", m_gt_0),
-            ("izer", "ize", m_gt_0),
             ("bli", "ble", m_gt_0),
             ("alli", "al", m_gt_0),
             ("entli", "ent", m_gt_0),
             ("eli", "e", m_gt_0),
             ("ousli", "ous", m_gt_0),
-            ("ization", "ize", m_gt_0),
-            ("ation", "ate", m_gt_0),
-            ("ator", "ate", m_gt_0),
-            ("alism", "al", m_gt_0),
-            ("iveness", "ive", m_gt_0),
-            ("fulness", "ful", m_gt_0),
-            ("ousness", "ous", m_gt_0),
             ("aliti", "al", m_gt_0),
             ("iviti", "ive", m_gt_0),
             ("biliti", "ble", m_gt_0),
             ("fulli", "ful", m_gt_0),
-            ("logi", "log", |_, w| measure(&w[..w.len() - 3]) > 0),
+            ("logi", "log", logi_condition),
         ],
-    );
+        Some(b'r') => &[("izer", "ize", m_gt_0), ("ator", "ate", m_gt_0)],
+        Some(b'n') => &[("ization", "ize", m_gt_0), ("ation", "ate", m_gt_0)],
+        Some(b'm') => &[("alism", "al", m_gt_0)],
+        Some(b's') => &[
+            ("iveness", "ive", m_gt_0),
+            ("fulness", "ful", m_gt_0),
+            ("ousness", "ous", m_gt_0),
+        ],
+        _ => &[],
+    };
+    apply_rules(w, rules);
 }
 
 fn step3<T: Letter>(w: &mut Vec<T>) {
-    apply_rules(
-        w,
-        &[
+    let rules: &[(&str, &str, Condition<T>)] = match last_ascii(w) {
+        Some(b'e') => &[
             ("icate", "ic", m_gt_0),
             ("ative", "", m_gt_0),
             ("alize", "al", m_gt_0),
-            ("iciti", "ic", m_gt_0),
-            ("ical", "ic", m_gt_0),
-            ("ful", "", m_gt_0),
-            ("ness", "", m_gt_0),
         ],
-    );
+        Some(b'i') => &[("iciti", "ic", m_gt_0)],
+        Some(b'l') => &[("ical", "ic", m_gt_0), ("ful", "", m_gt_0)],
+        Some(b's') => &[("ness", "", m_gt_0)],
+        _ => &[],
+    };
+    apply_rules(w, rules);
 }
 
 fn step4<T: Letter>(w: &mut Vec<T>) {
-    apply_rules(
-        w,
-        &[
-            ("al", "", m_gt_1),
+    let rules: &[(&str, &str, Condition<T>)] = match last_ascii(w) {
+        Some(b'l') => &[("al", "", m_gt_1)],
+        Some(b'e') => &[
             ("ance", "", m_gt_1),
             ("ence", "", m_gt_1),
-            ("er", "", m_gt_1),
-            ("ic", "", m_gt_1),
             ("able", "", m_gt_1),
             ("ible", "", m_gt_1),
+            ("ate", "", m_gt_1),
+            ("ive", "", m_gt_1),
+            ("ize", "", m_gt_1),
+        ],
+        Some(b'r') => &[("er", "", m_gt_1)],
+        Some(b'c') => &[("ic", "", m_gt_1)],
+        Some(b't') => &[
             ("ant", "", m_gt_1),
             ("ement", "", m_gt_1),
             ("ment", "", m_gt_1),
             ("ent", "", m_gt_1),
-            ("ion", "", |stem, _| {
-                measure(stem) > 1 && stem.last().is_some_and(|&c| is(c, b's') || is(c, b't'))
-            }),
-            ("ou", "", m_gt_1),
-            ("ism", "", m_gt_1),
-            ("ate", "", m_gt_1),
-            ("iti", "", m_gt_1),
-            ("ous", "", m_gt_1),
-            ("ive", "", m_gt_1),
-            ("ize", "", m_gt_1),
         ],
-    );
+        Some(b'n') => &[("ion", "", ion_condition)],
+        Some(b'u') => &[("ou", "", m_gt_1)],
+        Some(b'm') => &[("ism", "", m_gt_1)],
+        Some(b'i') => &[("iti", "", m_gt_1)],
+        Some(b's') => &[("ous", "", m_gt_1)],
+        _ => &[],
+    };
+    apply_rules(w, rules);
 }
 
 fn step5a<T: Letter>(w: &mut Vec<T>) {
