@@ -125,6 +125,11 @@ def main() -> None:
 
     hyp_tok = [nltk_tokenize(h) for h in hyps]
     ref_tok = [nltk_tokenize(r) for r in refs]
+    # The same tokens joined by spaces and split again: the METEOR kernel without the tokenizer.
+    hyp_joined, ref_joined = [" ".join(t) for t in hyp_tok], [" ".join(t) for t in ref_tok]
+    bench_task("METEOR on pre-tokenized text (batch, tokenizer='whitespace')", m, args.repeats,
+               lambda: meteor(hyp_joined, ref_joined, tokenizer="whitespace"),
+               ("nltk single_meteor_score", lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
     bench_task("nltk single_meteor_score on tokens (one call per pair)", m, args.repeats,
                lambda: np.array([nltk_meteor.single_meteor_score(r, h) for h, r in zip(hyp_tok, ref_tok)]),
                ("nltk single_meteor_score", lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
