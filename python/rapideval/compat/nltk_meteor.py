@@ -29,8 +29,10 @@ def _is_default_stemmer(stemmer: Any) -> bool:
 
 
 def _is_default_wordnet(wordnet: Any) -> bool:
+    if wordnet is None:
+        return True
     corpus = sys.modules.get("nltk.corpus")
-    return wordnet is None or (corpus is not None and wordnet is getattr(corpus, "wordnet", None))
+    return corpus is not None and wordnet is getattr(corpus, "wordnet", None)
 
 
 def _tokens(tokens: Iterable[str], name: str) -> list[str]:
