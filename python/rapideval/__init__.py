@@ -10,6 +10,8 @@ from ._core import get_num_threads, set_num_threads
 from .metrics.bleu import bleu
 from .metrics.f1 import exact_match, f1
 from .metrics.gleu import gleu
+from .metrics.meteor import meteor
+from .metrics.rouge import RougeArrays, rouge
 from .metrics.sacrebleu import BLEUScore, sacrebleu_bleu, sacrebleu_corpus_bleu
 from .metrics.stats import BootstrapCI, MeanStd, PairedTest, bootstrap_ci, cohen_kappa, correlation, mean_std, paired_test
 from .metrics.vectors import TopK, cosine, cosine_matrix
@@ -33,10 +35,13 @@ __all__ = [
     "MajorityVote",
     "mean_std",
     "MeanStd",
+    "meteor",
     "ordinal_vote",
     "OrdinalVote",
     "paired_test",
     "PairedTest",
+    "rouge",
+    "RougeArrays",
     "sacrebleu_bleu",
     "sacrebleu_corpus_bleu",
     "score",

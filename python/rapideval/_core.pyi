@@ -22,16 +22,25 @@ __all__ = [
     "gleu_tokens",
     "majority_vote",
     "mean_std",
+    "meteor",
+    "meteor_tokens",
     "nltk_corpus_bleu",
     "nltk_corpus_gleu",
     "normalize",
     "ordinal_vote",
     "paired_test",
+    "porter_stem",
+    "rouge",
+    "rouge_score_ids",
+    "rouge_score_multi",
+    "rouge_tokenize",
     "sacrebleu_corpus_bleu",
     "sacrebleu_sentence_bleu",
     "sent_tokenize",
     "set_num_threads",
     "tokenize",
+    "wordnet_license",
+    "wordnet_synonyms",
 ]
 
 # --- threads (rust/py/mod.rs)
@@ -136,3 +145,53 @@ def paired_test(
 ) -> tuple[float, float, int, int, bool]: ...
 def correlation(x: NDArray[np.float64], y: NDArray[np.float64], method: str, omit_nan: bool) -> float: ...
 def cohen_kappa(a: NDArray[np.int64], b: NDArray[np.int64], n_labels: int, weights: str | None) -> float: ...
+
+# --- ROUGE and the Porter stemmer (rust/py/rouge.rs)
+def rouge(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    rouge_types: Sequence[str],
+    use_stemmer: bool = False,
+    split_summaries: bool = False,
+    tokenizer: str = "default",
+) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]]: ...
+def rouge_score_multi(
+    targets: Sequence[str],
+    prediction: str,
+    rouge_types: Sequence[str],
+    use_stemmer: bool = False,
+    split_summaries: bool = False,
+    tokenizer: str = "default",
+) -> list[tuple[float, float, float, bool]]: ...
+def rouge_score_ids(
+    target: Sequence[int],
+    prediction: Sequence[int],
+    target_sentences: Sequence[Sequence[int]],
+    prediction_sentences: Sequence[Sequence[int]],
+    rouge_types: Sequence[str],
+) -> list[tuple[float, float, float, bool]]: ...
+def rouge_tokenize(texts: Sequence[str], use_stemmer: bool = False, tokenizer: str = "default") -> list[list[str]]: ...
+def porter_stem(words: Sequence[str]) -> list[str]: ...
+
+# --- METEOR and WordNet (rust/py/meteor.rs)
+def meteor(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    alpha: float = 0.9,
+    beta: float = 3.0,
+    gamma: float = 0.5,
+    tokenizer: str = "promptflow",
+) -> npt.NDArray[np.float64]: ...
+def meteor_tokens(
+    references: Sequence[Sequence[str]],
+    hypothesis: Sequence[str],
+    alpha: float = 0.9,
+    beta: float = 3.0,
+    gamma: float = 0.5,
+    lowercase: bool = True,
+    hypothesis_stems: Sequence[str] | None = None,
+    reference_stems: Sequence[Sequence[str]] | None = None,
+    hypothesis_synonyms: Sequence[Sequence[str]] | None = None,
+) -> float: ...
+def wordnet_synonyms(words: Sequence[str]) -> list[list[str]]: ...
+def wordnet_license() -> str: ...

@@ -3,9 +3,12 @@
 pub mod bleu;
 pub mod f1;
 pub mod gleu;
+pub mod meteor;
 mod ngrams;
 mod pynum;
+pub mod rouge;
 pub mod sacrebleu_bleu;
 pub mod stats;
 pub mod vectors;
 pub mod votes;
+pub mod wordnet;

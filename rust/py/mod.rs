@@ -15,6 +15,8 @@ use crate::error::Error;
 mod bleu;
 mod f1;
 mod gleu;
+mod meteor;
+mod rouge;
 mod sacrebleu;
 mod stats;
 mod text;
@@ -270,5 +272,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vectors::register(m)?;
     votes::register(m)?;
     stats::register(m)?;
+    rouge::register(m)?;
+    meteor::register(m)?;
     Ok(())
 }

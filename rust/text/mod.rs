@@ -2,7 +2,9 @@
 
 pub mod nist;
 pub mod nltk_word;
+pub mod porter;
 pub mod punkt;
+pub mod rouge_tokenize;
 pub mod route;
 pub mod sacrebleu;
 pub mod squad;

@@ -1,5 +1,6 @@
 """Drop-in replacements for ``nltk`` 3.10.4: ``word_tokenize``, ``sentence_bleu``, ``corpus_bleu``,
-``SmoothingFunction``, ``sentence_gleu`` and ``corpus_gleu``.
+``SmoothingFunction``, ``sentence_gleu``, ``corpus_gleu``, ``meteor_score`` and ``single_meteor_score``
+(the METEOR pair is documented in ``rapideval.compat.nltk_meteor``).
 
 Change ``from nltk.translate.bleu_score import sentence_bleu, SmoothingFunction`` to
 ``from rapideval.compat.nltk import sentence_bleu, SmoothingFunction``: same signatures, same
@@ -27,13 +28,16 @@ from typing import Any, Sequence
 
 from .. import _core
 from ..tokenize import word_tokenize as _word_tokenize
+from .nltk_meteor import meteor_score, single_meteor_score
 
 __all__ = [
     "SmoothingFunction",
     "corpus_bleu",
     "corpus_gleu",
+    "meteor_score",
     "sentence_bleu",
     "sentence_gleu",
+    "single_meteor_score",
     "word_tokenize",
 ]
 

@@ -1,0 +1,139 @@
+"""Side-by-side speed of rapideval's ROUGE and METEOR and the reference libraries on real prose pairs.
+
+    python benches/bench_rouge_meteor.py [--pairs 5000] [--reference-pairs 500] [--repeats 5]
+
+For each task it prints pairs per second for rapideval on one thread and on all threads, for the
+reference implementation (rouge-score 0.1.2; nltk 3.10.4 METEOR through promptflow-evals 0.3.5), the
+ratio rapideval(1 thread) / reference, and whether the values agree (entries that are bit-identical,
+max |difference|). It also times the first METEOR call of a fresh process (loading the WordNet table).
+Times are medians of --repeats runs. Speed is measured here and never asserted in tests.
+
+Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
+to --pairs rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from importlib import resources
+from typing import Any, Callable
+
+import numpy as np
+
+import rapideval
+from rapideval.compat import nltk_meteor
+from rapideval.metrics.meteor import meteor
+from rapideval.metrics.rouge import rouge
+
+ROUGE_TYPES = ["rouge1", "rouge2", "rougeL"]
+
+
+def load_pairs(n: int) -> tuple[list[str], list[str]]:
+    with resources.as_file(resources.files("rapideval") / "data" / "example.jsonl") as p:
+        rows = [json.loads(line) for line in open(p, encoding="utf8")]
+    rows = (rows * (n // len(rows) + 1))[:n]
+    return [r["response"] for r in rows], [r["reference"] for r in rows]
+
+
+def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    times, out = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
+
+
+def agreement(ours: np.ndarray, ref: list[float]) -> str:
+    ref_arr = np.asarray(ref, dtype=np.float64)
+    same = int(np.sum(ours.view(np.int64) == ref_arr.view(np.int64)))
+    return f"{same}/{len(ref_arr)} bit-identical, max|diff| {float(np.max(np.abs(ours - ref_arr))):.2e}"
+
+
+def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarray],
+               reference: tuple[str, Callable[[int], list[float]]], values_per_pair: int = 1) -> None:
+    """``ours`` scores all pairs (``values_per_pair`` values each, pair-major); the reference scores
+    the first ``n_ref``."""
+    print(f"\n{task}")
+    rapideval.set_num_threads(1)
+    t1, values = median_time(ours, repeats)
+    rapideval.set_num_threads(0)
+    tn, values_n = median_time(ours, repeats)
+    assert np.array_equal(values.view(np.int64), values_n.view(np.int64)), "thread count changed results"
+    n = len(values) // values_per_pair
+    print(f"  {'rapideval (1 thread)':<40} {n / t1:>12,.0f} pairs/s")
+    print(f"  {f'rapideval ({rapideval.get_num_threads()} threads)':<40} {n / tn:>12,.0f} pairs/s  {t1 / tn:.2f}x 1 thread")
+    name, run = reference
+    run(2)  # warm-up: nltk loads WordNet on its first look-up
+    t, ref_values = median_time(lambda: run(n_ref), max(1, repeats // 2))
+    rate = n_ref / t
+    print(f"  {name:<40} {rate:>12,.0f} pairs/s  {(n / t1) / rate:,.1f}x  "
+          f"{agreement(values[: n_ref * values_per_pair], ref_values)}")
+
+
+def first_meteor_call_seconds() -> float:
+    """Seconds of the first METEOR call in a fresh interpreter (WordNet table parsed then)."""
+    code = (
+        "import time; from rapideval.metrics.meteor import meteor\n"
+        "t = time.perf_counter(); meteor(['a quick dog'], ['a fast dog']); print(time.perf_counter() - t)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pairs", type=int, default=5000, help="rows scored by rapideval")
+    parser.add_argument("--reference-pairs", type=int, default=500, help="rows scored by the slow references")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    os.environ.setdefault("NLTK_DATA", os.path.join(os.path.dirname(__file__), "..", ".nltk_data"))
+
+    from nltk.translate.meteor_score import single_meteor_score
+    from promptflow.evals._common.utils import nltk_tokenize
+    from rouge_score import rouge_scorer
+
+    hyps, refs = load_pairs(args.pairs)
+    m = args.reference_pairs
+    print(f"{args.pairs} pairs (references timed on {m}); medians of {args.repeats} runs; {os.cpu_count()} cores")
+    loads = [first_meteor_call_seconds() for _ in range(3)]
+    print(f"first METEOR call of a process (WordNet table load): {min(loads) * 1000:.0f} ms (best of 3)")
+
+    for stem in (False, True):
+        scorer = rouge_scorer.RougeScorer(ROUGE_TYPES, use_stemmer=stem)
+
+        def ours_rouge() -> np.ndarray:
+            out = rouge(hyps, refs, ROUGE_TYPES, use_stemmer=stem)
+            return np.stack([a for t in ROUGE_TYPES for a in out[t]], axis=1).ravel()
+
+        def ref_rouge(k: int) -> list[float]:
+            return [float(v) for i in range(k) for s in scorer.score(refs[i], hyps[i]).values() for v in s]
+
+        bench_task(f"ROUGE-1+2+L{' with stemmer' if stem else ''} (rouge-score RougeScorer.score)", m, args.repeats,
+                   ours_rouge, ("rouge-score 0.1.2", ref_rouge), values_per_pair=9)
+
+    bench_task("promptflow METEOR: tokenize + nltk single_meteor_score", m, args.repeats,
+               lambda: meteor(hyps, refs),
+               ("nltk (promptflow tokenize + meteor)",
+                lambda k: [single_meteor_score(nltk_tokenize(refs[i]), nltk_tokenize(hyps[i])) for i in range(k)]))
+
+    hyp_tok = [nltk_tokenize(h) for h in hyps]
+    ref_tok = [nltk_tokenize(r) for r in refs]
+    # The same tokens joined by spaces and split again: the METEOR kernel without the tokenizer.
+    hyp_joined, ref_joined = [" ".join(t) for t in hyp_tok], [" ".join(t) for t in ref_tok]
+    bench_task("METEOR on pre-tokenized text (batch, tokenizer='whitespace')", m, args.repeats,
+               lambda: meteor(hyp_joined, ref_joined, tokenizer="whitespace"),
+               ("nltk single_meteor_score", lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
+    bench_task("nltk single_meteor_score on tokens (one call per pair)", m, args.repeats,
+               lambda: np.array([nltk_meteor.single_meteor_score(r, h) for h, r in zip(hyp_tok, ref_tok)]),
+               ("nltk single_meteor_score", lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,6 @@
+"""Drop-in for rouge-score 0.1.2: ``from rapideval.compat.rouge_score import rouge_scorer, scoring``
+instead of ``from rouge_score import rouge_scorer, scoring``; same classes, same numbers, bit for bit."""
+
+from . import rouge_scorer, scoring, tokenizers
+
+__all__ = ["rouge_scorer", "scoring", "tokenizers"]

@@ -1,0 +1,691 @@
+//! rouge-score 0.1.2 `RougeScorer(rouge_types, use_stemmer, split_summaries).score(target,
+//! prediction)` and `score_multi`: ROUGE-N (`rouge1` … `rouge9`, clipped n-gram overlap), ROUGE-L
+//! (longest common subsequence) and ROUGE-Lsum (union LCS over newline-separated sentences, each
+//! reference token counted at most as often as it occurs on both sides), as precision, recall and
+//! F1 `2*p*r/(p+r)`.
+//!
+//! Tokens are interned to integers per call; every count is exact and each float comes from the
+//! same single division or expression as in the reference.
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::text::punkt;
+use crate::text::rouge_tokenize::{RougeTokenizer, TokenArena};
+
+/// One score. `int_zero` marks the results rouge-score returns as the ints `(0, 0, 0)` (ROUGE-L
+/// and ROUGE-Lsum when a side has no tokens) rather than floats.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Score {
+    pub precision: f64,
+    pub recall: f64,
+    pub fmeasure: f64,
+    pub int_zero: bool,
+}
+
+const INT_ZERO: Score = Score {
+    precision: 0.0,
+    recall: 0.0,
+    fmeasure: 0.0,
+    int_zero: true,
+};
+
+impl Score {
+    fn new(precision: f64, recall: f64) -> Score {
+        // scoring.fmeasure: 2 * precision * recall / (precision + recall), else 0.0
+        let fmeasure = if precision + recall > 0.0 {
+            2.0 * precision * recall / (precision + recall)
+        } else {
+            0.0
+        };
+        Score {
+            precision,
+            recall,
+            fmeasure,
+            int_zero: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RougeType {
+    /// `rouge1` … `rouge9`.
+    N(usize),
+    /// `rougeL`.
+    L,
+    /// `rougeLsum`.
+    Lsum,
+}
+
+impl RougeType {
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "rougeL" => Ok(RougeType::L),
+            "rougeLsum" => Ok(RougeType::Lsum),
+            _ => match name.strip_prefix("rouge").map(str::as_bytes) {
+                Some(&[d @ b'1'..=b'9']) => Ok(RougeType::N(usize::from(d - b'0'))),
+                Some(b"0") => Err(Error::InvalidValue(format!(
+                    "rougen requires positive n: {name}"
+                ))),
+                _ => Err(Error::InvalidValue(format!("Invalid rouge type: {name}"))),
+            },
+        }
+    }
+}
+
+/// The `RougeScorer` settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    pub use_stemmer: bool,
+    /// Sentences for ROUGE-Lsum from Punkt (`nltk.sent_tokenize`) instead of newlines.
+    pub split_summaries: bool,
+    pub tokenizer: RougeTokenizer,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            use_stemmer: false,
+            split_summaries: false,
+            tokenizer: RougeTokenizer::Default,
+        }
+    }
+}
+
+/// Where one text's tokens are in the arena of a call: the whole text, and its sentences (for
+/// ROUGE-Lsum).
+struct Spans {
+    text: Range<usize>,
+    sentences: Vec<Range<usize>>,
+}
+
+fn add_text(arena: &mut TokenArena, text: &str, types: &[RougeType], opts: &Options) -> Spans {
+    let stem = opts.use_stemmer;
+    let start = arena.len();
+    if types.iter().any(|t| *t != RougeType::Lsum) {
+        opts.tokenizer.push_tokens(text, stem, arena);
+    }
+    let mut spans = Spans {
+        text: start..arena.len(),
+        sentences: Vec::new(),
+    };
+    if types.contains(&RougeType::Lsum) {
+        let mut push = |sentence: &str| {
+            if !sentence.is_empty() {
+                let start = arena.len();
+                opts.tokenizer.push_tokens(sentence, stem, arena);
+                spans.sentences.push(start..arena.len());
+            }
+        };
+        if opts.split_summaries {
+            punkt::sent_tokenize(text).iter().for_each(|s| push(s));
+        } else {
+            text.split('\n').for_each(push);
+        }
+    }
+    spans
+}
+
+/// Buffers a thread reuses from one pair to the next, so that scoring a pair allocates almost
+/// nothing.
+#[derive(Default)]
+struct Workspace {
+    arena: TokenArena,
+    interner: Interner,
+    ids: Vec<u32>,
+    kernels: Kernels,
+}
+
+/// The buffers of the ROUGE-N and ROUGE-L kernels.
+#[derive(Default)]
+struct Kernels {
+    counts: Vec<u32>,
+    keys: (Vec<u64>, Vec<u64>),
+    distinct: Vec<u64>,
+    slot: Vec<u8>,
+    masks: Vec<u64>,
+    carries: Vec<bool>,
+}
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
+}
+
+/// Runs `f` with this thread's workspace, emptied; buffers grown past 16 MB by a huge text are
+/// dropped afterwards rather than kept for the life of the thread.
+fn with_workspace<T>(f: impl FnOnce(&mut Workspace) -> T) -> T {
+    WORKSPACE.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut ws) => {
+            ws.arena.clear();
+            let out = f(&mut ws);
+            if ws.arena.capacity() > 1 << 24 {
+                *ws = Workspace::default();
+            }
+            out
+        }
+        Err(_) => f(&mut Workspace::default()),
+    })
+}
+
+/// Dense token ids: equal exactly for equal tokens, numbered `0..distinct` in order of first
+/// appearance. An open-addressing table keyed by the token itself when it has at most 7 bytes
+/// (`TokenArena::short_key`), else by a hash checked against the token.
+#[derive(Default)]
+struct Interner {
+    table: Vec<Slot>,
+    hasher: ahash::RandomState,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u64,
+    /// The first token with this key (`u32::MAX`: empty slot).
+    token: u32,
+    id: u32,
+}
+
+const EMPTY: Slot = Slot {
+    key: 0,
+    token: u32::MAX,
+    id: 0,
+};
+
+impl Interner {
+    /// Fills `ids` with one id per token of `arena`; returns the number of distinct tokens.
+    fn intern(&mut self, arena: &TokenArena, ids: &mut Vec<u32>) -> usize {
+        let size = (2 * arena.len()).next_power_of_two().max(16);
+        let shift = 64 - size.trailing_zeros();
+        self.table.clear();
+        self.table.resize(size, EMPTY);
+        ids.clear();
+        let mut distinct = 0u32;
+        for i in 0..arena.len() {
+            let short = arena.short_key(i);
+            let exact = short.is_some();
+            let key = short.unwrap_or_else(|| 1 << 63 | self.hasher.hash_one(arena.get(i)));
+            let mut h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+            while let Some(slot) = self.table.get_mut(h) {
+                if slot.token == u32::MAX {
+                    *slot = Slot {
+                        key,
+                        token: i as u32,
+                        id: distinct,
+                    };
+                    ids.push(distinct);
+                    distinct += 1;
+                    break;
+                }
+                if slot.key == key && (exact || arena.get(slot.token as usize) == arena.get(i)) {
+                    ids.push(slot.id);
+                    break;
+                }
+                h = (h + 1) & (size - 1);
+            }
+        }
+        distinct as usize
+    }
+}
+
+/// The ids of a text's spans: the whole text and its sentences.
+fn span_ids<'a>(ids: &'a [u32], spans: &Spans) -> (&'a [u32], Vec<&'a [u32]>) {
+    let get = |r: &Range<usize>| ids.get(r.clone()).unwrap_or(&[]);
+    (get(&spans.text), spans.sentences.iter().map(get).collect())
+}
+
+/// `RougeScorer(types, ...).score(target, prediction)`, one score per type.
+pub fn score(target: &str, prediction: &str, types: &[RougeType], opts: &Options) -> Vec<Score> {
+    with_workspace(|ws| {
+        let t = add_text(&mut ws.arena, target, types, opts);
+        let p = add_text(&mut ws.arena, prediction, types, opts);
+        let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
+        let (t_ids, t_sents) = span_ids(&ws.ids, &t);
+        let (p_ids, p_sents) = span_ids(&ws.ids, &p);
+        score_dense(
+            t_ids,
+            p_ids,
+            &t_sents,
+            &p_sents,
+            types,
+            vocab,
+            &mut ws.kernels,
+        )
+    })
+}
+
+/// `RougeScorer(types, ...).score_multi(targets, prediction)`: for each type, the score of the
+/// first target with the largest F1 (`np.argmax`).
+pub fn score_multi<S: AsRef<str>>(
+    targets: &[S],
+    prediction: &str,
+    types: &[RougeType],
+    opts: &Options,
+) -> Result<Vec<Score>> {
+    if targets.is_empty() {
+        return Err(Error::Reference(
+            "attempt to get argmax of an empty sequence".to_string(),
+        ));
+    }
+    Ok(with_workspace(|ws| {
+        let p = add_text(&mut ws.arena, prediction, types, opts);
+        let ts: Vec<Spans> = targets
+            .iter()
+            .map(|t| add_text(&mut ws.arena, t.as_ref(), types, opts))
+            .collect();
+        let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
+        let (p_ids, p_sents) = span_ids(&ws.ids, &p);
+        let mut best: Vec<Score> = Vec::new();
+        for t in &ts {
+            let (t_ids, t_sents) = span_ids(&ws.ids, t);
+            let scores = score_dense(
+                t_ids,
+                p_ids,
+                &t_sents,
+                &p_sents,
+                types,
+                vocab,
+                &mut ws.kernels,
+            );
+            if best.is_empty() {
+                best = scores;
+            } else {
+                for (b, s) in best.iter_mut().zip(scores) {
+                    if s.fmeasure > b.fmeasure {
+                        *b = s;
+                    }
+                }
+            }
+        }
+        best
+    }))
+}
+
+/// [`score_multi`] for every row (prediction, its targets), in parallel on the current rayon pool.
+pub fn score_batch<S: AsRef<str> + Sync>(
+    predictions: &[&str],
+    targets: &[Vec<S>],
+    types: &[RougeType],
+    opts: &Options,
+) -> Vec<Result<Vec<Score>>> {
+    predictions
+        .par_iter()
+        .zip(targets.par_iter())
+        .map(|(p, t)| score_multi(t, p, types, opts))
+        .collect()
+}
+
+/// The scores of already tokenized texts (token ids; sentences for ROUGE-Lsum), one per type.
+pub fn score_ids(
+    target: &[u32],
+    prediction: &[u32],
+    target_sentences: &[&[u32]],
+    prediction_sentences: &[&[u32]],
+    types: &[RougeType],
+) -> Vec<Score> {
+    let mut kernels = Kernels::default();
+    // The kernels index tables by id: renumber ids that are not already small.
+    let all = || {
+        [target, prediction]
+            .into_iter()
+            .chain(target_sentences.iter().copied())
+            .chain(prediction_sentences.iter().copied())
+    };
+    let total: usize = all().map(<[u32]>::len).sum();
+    let vocab = all().flatten().map(|&x| x as usize + 1).max().unwrap_or(0);
+    if vocab <= total + 1 {
+        return score_dense(
+            target,
+            prediction,
+            target_sentences,
+            prediction_sentences,
+            types,
+            vocab,
+            &mut kernels,
+        );
+    }
+    let mut distinct: Vec<u32> = all().flatten().copied().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let dense = |s: &[u32]| -> Vec<u32> {
+        s.iter()
+            .map(|x| distinct.binary_search(x).unwrap_or(0) as u32)
+            .collect()
+    };
+    let (t, p) = (dense(target), dense(prediction));
+    let ts: Vec<Vec<u32>> = target_sentences.iter().map(|s| dense(s)).collect();
+    let ps: Vec<Vec<u32>> = prediction_sentences.iter().map(|s| dense(s)).collect();
+    let ts: Vec<&[u32]> = ts.iter().map(Vec::as_slice).collect();
+    let ps: Vec<&[u32]> = ps.iter().map(Vec::as_slice).collect();
+    score_dense(&t, &p, &ts, &ps, types, distinct.len(), &mut kernels)
+}
+
+/// [`score_ids`] for ids below `vocab`.
+fn score_dense(
+    target: &[u32],
+    prediction: &[u32],
+    target_sentences: &[&[u32]],
+    prediction_sentences: &[&[u32]],
+    types: &[RougeType],
+    vocab: usize,
+    k: &mut Kernels,
+) -> Vec<Score> {
+    types
+        .iter()
+        .map(|t| match *t {
+            RougeType::N(n) => rouge_n(target, prediction, n, vocab, k),
+            RougeType::L => rouge_l(target, prediction, vocab, k),
+            RougeType::Lsum => rouge_lsum(target_sentences, prediction_sentences, vocab),
+        })
+        .collect()
+}
+
+/// ROUGE-N: the clipped count of common n-grams over the n-gram counts of each side (at least 1).
+fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize, k: &mut Kernels) -> Score {
+    let n = n.max(1);
+    let overlap = if n == 1 {
+        // Unigrams: clip with a count per id.
+        let counts = &mut k.counts;
+        counts.clear();
+        counts.resize(vocab, 0);
+        for &x in target {
+            if let Some(c) = counts.get_mut(x as usize) {
+                *c += 1;
+            }
+        }
+        prediction
+            .iter()
+            .filter(|&&x| match counts.get_mut(x as usize) {
+                Some(c) if *c > 0 => {
+                    *c -= 1;
+                    true
+                }
+                _ => false,
+            })
+            .count()
+    } else {
+        ngram_keys(target, prediction, n, k);
+        let (t, p) = &mut k.keys;
+        t.sort_unstable();
+        p.sort_unstable();
+        sorted_overlap(t, p)
+    };
+    let count = |s: &[u32]| (s.len() + 1).saturating_sub(n).max(1) as f64;
+    Score::new(
+        overlap as f64 / count(prediction),
+        overlap as f64 / count(target),
+    )
+}
+
+/// Σ min(count in `t`, count in `p`) over the values of two sorted lists.
+fn sorted_overlap(t: &[u64], p: &[u64]) -> usize {
+    let (mut i, mut j, mut overlap) = (0, 0, 0usize);
+    while let (Some(&a), Some(&b)) = (t.get(i), p.get(j)) {
+        if a < b {
+            i += 1;
+        } else if a > b {
+            j += 1;
+        } else {
+            let ti = t[i..].iter().take_while(|&&x| x == a).count();
+            let pj = p[j..].iter().take_while(|&&x| x == a).count();
+            overlap += ti.min(pj);
+            i += ti;
+            j += pj;
+        }
+    }
+    overlap
+}
+
+/// Fills `k.keys` with one key per n-gram (n >= 2) of each sequence, equal exactly when the n-grams
+/// are equal: a bigram is its two ids; each further step renumbers the keys densely so they fit 32
+/// bits and appends the next token's id in the low 32 bits.
+fn ngram_keys(a: &[u32], b: &[u32], n: usize, k: &mut Kernels) {
+    let (ka, kb) = &mut k.keys;
+    for (keys, seq) in [(&mut *ka, a), (&mut *kb, b)] {
+        keys.clear();
+        keys.extend(
+            seq.windows(2)
+                .map(|w| u64::from(w[0]) << 32 | u64::from(w[1])),
+        );
+    }
+    for step in 2..n {
+        // Replace the keys by their ranks among all distinct keys.
+        let all = &mut k.distinct;
+        all.clear();
+        all.extend(ka.iter().chain(kb.iter()));
+        all.sort_unstable();
+        all.dedup();
+        for (keys, seq) in [(&mut *ka, a), (&mut *kb, b)] {
+            let next = seq.get(step..).unwrap_or(&[]);
+            keys.truncate(next.len());
+            for (key, &x) in keys.iter_mut().zip(next) {
+                *key = (all.binary_search(key).unwrap_or(0) as u64) << 32 | u64::from(x);
+            }
+        }
+    }
+}
+
+/// ROUGE-L: the LCS length over each side's length; ints (0, 0, 0) when a side is empty.
+fn rouge_l(target: &[u32], prediction: &[u32], vocab: usize, k: &mut Kernels) -> Score {
+    if target.is_empty() || prediction.is_empty() {
+        return INT_ZERO;
+    }
+    let lcs = lcs_length(target, prediction, vocab, k);
+    Score::new(
+        lcs as f64 / prediction.len() as f64,
+        lcs as f64 / target.len() as f64,
+    )
+}
+
+/// The length of the longest common subsequence, bit-parallel (Hyyrö 2004): one bit per position of
+/// `b` in a word `v` per 64 positions, one pass over `a` per block of 64 positions of `b`; bit j of
+/// `v` ends 0 where the LCS gains a token at position j. Blocks are processed one after the other,
+/// keeping each row's carry, so memory stays O(len(a) + vocab).
+fn lcs_length(a: &[u32], b: &[u32], vocab: usize, k: &mut Kernels) -> usize {
+    // The block's distinct tokens: their slot (u8::MAX: absent) and, per slot, the position mask.
+    let Kernels {
+        slot,
+        masks,
+        carries,
+        ..
+    } = k;
+    slot.clear();
+    slot.resize(vocab, u8::MAX);
+    carries.clear();
+    carries.resize(a.len(), false);
+    let mut lcs = 0;
+    for block in b.chunks(64) {
+        masks.clear();
+        for (k, &x) in block.iter().enumerate() {
+            if let Some(s) = slot.get_mut(x as usize) {
+                if *s == u8::MAX {
+                    *s = masks.len() as u8;
+                    masks.push(0);
+                }
+                if let Some(m) = masks.get_mut(*s as usize) {
+                    *m |= 1 << k;
+                }
+            }
+        }
+        let mut v = u64::MAX;
+        for (&x, carry) in a.iter().zip(carries.iter_mut()) {
+            let m = match slot.get(x as usize) {
+                Some(&s) if s != u8::MAX => masks.get(s as usize).copied().unwrap_or(0),
+                _ => 0,
+            };
+            let (sum, c1) = v.overflowing_add(v & m);
+            let (sum, c2) = sum.overflowing_add(u64::from(*carry));
+            *carry = c1 || c2;
+            v = sum | (v & !m);
+        }
+        let valid = u64::MAX >> (64 - block.len());
+        lcs += block.len() - (v & valid).count_ones() as usize;
+        for &x in block {
+            if let Some(s) = slot.get_mut(x as usize) {
+                *s = u8::MAX;
+            }
+        }
+    }
+    lcs
+}
+
+/// Marks the positions of `r` on one LCS with `c`: rouge-score's `_backtrack_norec` (a tie moves
+/// up, i.e. to the previous reference token).
+fn mark_lcs(r: &[u32], c: &[u32], marked: &mut [bool]) {
+    let w = c.len() + 1;
+    let mut table = vec![0u32; (r.len() + 1) * w];
+    for (i, &x) in r.iter().enumerate() {
+        for (j, &y) in c.iter().enumerate() {
+            table[(i + 1) * w + j + 1] = if x == y {
+                table[i * w + j] + 1
+            } else {
+                table[i * w + j + 1].max(table[(i + 1) * w + j])
+            };
+        }
+    }
+    let (mut i, mut j) = (r.len(), c.len());
+    while i > 0 && j > 0 {
+        if r[i - 1] == c[j - 1] {
+            marked[i - 1] = true;
+            i -= 1;
+            j -= 1;
+        } else if table[i * w + j - 1] > table[(i - 1) * w + j] {
+            j -= 1;
+        } else {
+            i -= 1;
+        }
+    }
+}
+
+/// ROUGE-Lsum (`_summary_level_lcs`); ints (0, 0, 0) when a side has no sentence or no token.
+fn rouge_lsum(target: &[&[u32]], prediction: &[&[u32]], vocab: usize) -> Score {
+    let m: usize = target.iter().map(|s| s.len()).sum();
+    let n: usize = prediction.iter().map(|s| s.len()).sum();
+    if m == 0 || n == 0 {
+        return INT_ZERO;
+    }
+    // Token counts of each side; a hit uses up one of each.
+    let mut count_r = vec![0usize; vocab];
+    let mut count_c = vec![0usize; vocab];
+    for (sentences, counts) in [(target, &mut count_r), (prediction, &mut count_c)] {
+        for &t in sentences.iter().copied().flatten() {
+            if let Some(c) = counts.get_mut(t as usize) {
+                *c += 1;
+            }
+        }
+    }
+    let mut hits = 0usize;
+    for &r in target {
+        let mut marked = vec![false; r.len()];
+        for &c in prediction {
+            mark_lcs(r, c, &mut marked);
+        }
+        for (&t, _) in r.iter().zip(&marked).filter(|(_, &m)| m) {
+            let t = t as usize;
+            if let (Some(cc), Some(cr)) = (count_c.get_mut(t), count_r.get_mut(t)) {
+                if *cc > 0 && *cr > 0 {
+                    hits += 1;
+                    *cc -= 1;
+                    *cr -= 1;
+                }
+            }
+        }
+    }
+    Score::new(hits as f64 / n as f64, hits as f64 / m as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn one(target: &str, prediction: &str, t: &str) -> Result<Score> {
+        let types = [RougeType::from_name(t)?];
+        Ok(score(target, prediction, &types, &Options::default())[0])
+    }
+
+    #[test]
+    fn basic() -> Result<()> {
+        let s = one(
+            "The quick brown fox jumps over the lazy dog",
+            "The quick brown dog jumps on the log.",
+            "rouge1",
+        )?;
+        assert_eq!((s.precision, s.recall), (6.0 / 8.0, 6.0 / 9.0));
+        assert_eq!(one("", "", "rougeL")?, INT_ZERO);
+        assert!(!one("", "", "rouge2")?.int_zero);
+        assert_eq!(one("a b\n\nc", "a c", "rougeLsum")?.recall, 2.0 / 3.0);
+        assert!(RougeType::from_name("rouge0").is_err());
+        assert!(RougeType::from_name("rouge10").is_err());
+        Ok(())
+    }
+
+    /// Pseudo-random sequences over a small alphabet (deterministic LCG).
+    fn sequences() -> Vec<Vec<u32>> {
+        let mut state = 12345u64;
+        (0..400)
+            .map(|i| {
+                let len = (i * 7) % 150;
+                let alphabet = 1 + (i % 9) as u64;
+                (0..len)
+                    .map(|_| {
+                        state = state
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        ((state >> 33) % alphabet) as u32 * 1_000_003
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bit_parallel_lcs_equals_the_dp_table() {
+        let seqs = sequences();
+        for pair in seqs.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            let mut marked = vec![false; a.len()];
+            mark_lcs(a, b, &mut marked);
+            let dp = marked.iter().filter(|&&m| m).count();
+            let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            let dense = |s: &[u32]| -> Vec<u32> {
+                s.iter()
+                    .map(|x| all.binary_search(x).unwrap() as u32)
+                    .collect()
+            };
+            let (da, db) = (dense(a), dense(b));
+            let k = &mut Kernels::default();
+            assert_eq!(lcs_length(&da, &db, all.len(), k), dp);
+            assert_eq!(lcs_length(&db, &da, all.len(), k), dp);
+        }
+    }
+
+    #[test]
+    fn ngram_overlap_equals_counting_windows() {
+        let seqs = sequences();
+        for pair in seqs.windows(2) {
+            let (t, p) = (&pair[0], &pair[1]);
+            for n in 1..=9 {
+                fn count(s: &[u32], n: usize) -> HashMap<&[u32], usize> {
+                    let mut m = HashMap::new();
+                    s.windows(n).for_each(|w| *m.entry(w).or_default() += 1);
+                    m
+                }
+                let (ct, cp) = (count(t, n), count(p, n));
+                let overlap: usize = ct
+                    .iter()
+                    .map(|(g, c)| (*c).min(cp.get(g).copied().unwrap_or(0)))
+                    .sum();
+                let want = Score::new(
+                    overlap as f64 / p.len().saturating_sub(n - 1).max(1) as f64,
+                    overlap as f64 / t.len().saturating_sub(n - 1).max(1) as f64,
+                );
+                let types = [RougeType::N(n)];
+                assert_eq!(score_ids(t, p, &[], &[], &types)[0], want);
+            }
+        }
+    }
+}

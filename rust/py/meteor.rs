@@ -1,0 +1,135 @@
+//! METEOR bindings: the batch function over texts, the token-list scorer behind the nltk drop-in,
+//! and WordNet look-ups.
+
+use std::borrow::Cow;
+
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use rayon::prelude::*;
+
+use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use crate::metrics::meteor::{self as kernel, Params, Stems, Synonyms};
+use crate::metrics::wordnet;
+use crate::text::Tokenizer;
+
+/// METEOR of every row (texts tokenized with `tokenizer`; several references: the best score).
+#[pyfunction]
+#[pyo3(signature = (responses, references, alpha=0.9, beta=3.0, gamma=0.5, tokenizer="promptflow"))]
+fn meteor<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    tokenizer: &str,
+) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+    let kind = Tokenizer::from_name(tokenizer)?;
+    let params = Params { alpha, beta, gamma };
+    let responses = Texts::new(responses, "responses")?;
+    let references = References::new(references, "references")?;
+    check_same_length(
+        ("responses", responses.len()),
+        ("references", references.len()),
+    )?;
+    let (hyps, refs) = (responses.strs()?, references.strs()?);
+    let scores = run_detached(py, || kernel::meteor_batch(&hyps, &refs, &params, kind))?;
+    Ok(to_numpy(py, first_error(scores)?))
+}
+
+/// `meteor_score(references, hypothesis, ...)` on token lists. `lowercase` is the default
+/// `preprocess=str.lower` (false: the caller already applied its own); `hypothesis_stems`,
+/// `reference_stems` (one list per reference) and `hypothesis_synonyms` replace the Porter stemmer
+/// and WordNet when given (values computed by the caller's own objects).
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (references, hypothesis, alpha=0.9, beta=3.0, gamma=0.5, lowercase=true, hypothesis_stems=None, reference_stems=None, hypothesis_synonyms=None))]
+fn meteor_tokens<'py>(
+    py: Python<'py>,
+    references: &Bound<'py, PyAny>,
+    hypothesis: &Bound<'py, PyAny>,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    lowercase: bool,
+    hypothesis_stems: Option<Vec<String>>,
+    reference_stems: Option<Vec<Vec<String>>>,
+    hypothesis_synonyms: Option<Vec<Vec<String>>>,
+) -> PyResult<f64> {
+    let params = Params { alpha, beta, gamma };
+    let hypothesis = Texts::new(hypothesis, "hypothesis")?;
+    let references = References::new(references, "references")?;
+    let hyp = hypothesis.strs()?;
+    let refs = references.strs()?;
+    fn prepare<'a>(words: &[&'a str], lowercase: bool) -> Vec<Cow<'a, str>> {
+        words
+            .iter()
+            .map(|&w| {
+                if lowercase {
+                    kernel::lower(w)
+                } else {
+                    Cow::Borrowed(w)
+                }
+            })
+            .collect()
+    }
+    let score = py.detach(|| -> crate::error::Result<f64> {
+        let hyp = prepare(&hyp, lowercase);
+        let mut best: Option<f64> = None;
+        for (k, reference) in refs.iter().enumerate() {
+            let reference = prepare(reference, lowercase);
+            let stems = match (&hypothesis_stems, &reference_stems) {
+                (Some(h), Some(r)) => Stems::Given {
+                    hypothesis: h,
+                    reference: r.get(k).map_or(&[][..], Vec::as_slice),
+                },
+                (None, None) => Stems::Porter,
+                _ => {
+                    return Err(crate::error::Error::InvalidValue(
+                        "give both hypothesis_stems and reference_stems, or neither".to_string(),
+                    ))
+                }
+            };
+            let synonyms = hypothesis_synonyms
+                .as_deref()
+                .map_or(Synonyms::WordNet, Synonyms::Given);
+            let matches = kernel::align(&hyp, &reference, stems, synonyms)?;
+            let s = kernel::score(hyp.len(), reference.len(), &matches, &params)?;
+            if best.is_none_or(|b| s > b) {
+                best = Some(s);
+            }
+        }
+        best.ok_or_else(|| {
+            crate::error::Error::Reference("max() arg is an empty sequence".to_string())
+        })
+    })?;
+    Ok(score)
+}
+
+/// For every word, the lemma names without "_" of `wordnet.synsets(word)` (WordNet 3.0), sorted.
+#[pyfunction]
+fn wordnet_synonyms<'py>(
+    py: Python<'py>,
+    words: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let words = Texts::new(words, "words")?;
+    let strs = words.strs()?;
+    let wn = py.detach(wordnet::wordnet)?;
+    let out: Vec<Vec<&str>> =
+        run_detached(py, || strs.par_iter().map(|w| wn.synonyms(w)).collect())?;
+    PyList::new(py, out)
+}
+
+/// The WordNet 3.0 licence of the bundled synonym table.
+#[pyfunction]
+fn wordnet_license() -> &'static str {
+    wordnet::LICENSE
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(meteor, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(wordnet_synonyms, m)?)?;
+    m.add_function(wrap_pyfunction!(wordnet_license, m)?)?;
+    Ok(())
+}
