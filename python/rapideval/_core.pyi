@@ -36,3 +36,43 @@ def sacrebleu_corpus_bleu(
     max_ngram_order: int,
     effective_order: bool,
 ) -> tuple[float, list[float], list[float], list[float], float, int, int]: ...
+
+# --- sacrebleu 2.6.0 chrF / chrF++ (rust/py/chrf.rs); beta_squared is Python's beta ** 2
+def sacrebleu_sentence_chrf(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    char_order: int,
+    word_order: int,
+    beta_squared: float,
+    lowercase: bool,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> Any: ...  # numpy float64 array
+def sacrebleu_corpus_chrf(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    char_order: int,
+    word_order: int,
+    beta_squared: float,
+    lowercase: bool,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> tuple[float, list[int]]: ...
+
+# --- sacrebleu 2.6.0 TER (rust/py/ter.rs)
+def sacrebleu_sentence_ter(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> Any: ...  # numpy float64 array
+def sacrebleu_corpus_ter(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> tuple[float, int, float]: ...

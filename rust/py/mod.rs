@@ -13,9 +13,11 @@ use rayon::ThreadPool;
 use crate::error::Error;
 
 mod bleu;
+mod chrf;
 mod f1;
 mod gleu;
 mod sacrebleu;
+mod ter;
 mod text;
 
 impl From<Error> for PyErr {
@@ -236,5 +238,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     gleu::register(m)?;
     f1::register(m)?;
     sacrebleu::register(m)?;
+    chrf::register(m)?;
+    ter::register(m)?;
     Ok(())
 }

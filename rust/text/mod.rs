@@ -6,6 +6,7 @@ pub mod punkt;
 pub mod route;
 pub mod sacrebleu;
 pub mod squad;
+pub mod ter_tokenize;
 pub mod unicode;
 mod unicode_tables;
 
