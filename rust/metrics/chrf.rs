@@ -320,41 +320,52 @@ fn renumber_non_ascii(seqs: &mut [Vec<u32>], alphabet: &mut Vec<u32>) -> u32 {
     128 + alphabet.len() as u32
 }
 
-/// `CHRF._remove_punctuation`: each word, with one ASCII punctuation mark split off its end, or
-/// else off its start, when it is longer than one character.
-fn for_each_word<'a>(line: &'a str, mut f: impl FnMut(&'a str)) {
-    for w in py_split(line) {
-        let mut chars = w.chars();
-        match (chars.next(), chars.next_back()) {
-            (_, Some(last)) if last.is_ascii_punctuation() => {
-                let cut = w.len() - 1;
-                f(&w[..cut]);
-                f(&w[cut..]);
+/// `str.split()`: the words of a line, by a byte loop when the line is ASCII.
+fn for_each_py_word<'a>(line: &'a str, ascii: bool, mut f: impl FnMut(&'a str)) {
+    if !ascii {
+        py_split(line).for_each(f);
+        return;
+    }
+    let mut start = None;
+    for (i, b) in line.bytes().enumerate() {
+        match (start, is_py_space(char::from(b))) {
+            (None, false) => start = Some(i),
+            (Some(s), true) => {
+                f(&line[s..i]);
+                start = None;
             }
-            (Some(first), Some(_)) if first.is_ascii_punctuation() => {
-                f(&w[..1]);
-                f(&w[1..]);
-            }
-            _ => f(w),
+            _ => {}
         }
+    }
+    if let Some(s) = start {
+        f(&line[s..]);
     }
 }
 
-/// Character ids (code point + 1) of a line, whitespace removed unless kept.
-fn push_chars(line: &str, keep_whitespace: bool, out: &mut Vec<u32>) {
-    if line.is_ascii() {
-        // Branch-free compaction: every byte is written, the end advances past kept ones only.
-        let start = out.len();
-        out.resize(start + line.len(), 0);
-        let mut end = start;
-        for b in line.bytes() {
-            out[end] = u32::from(b) + 1;
-            end += usize::from(keep_whitespace || !is_py_space(char::from(b)));
+/// `CHRF._remove_punctuation` of one word: one ASCII punctuation mark split off its end, or else
+/// off its start, when it is longer than one character.
+fn for_each_token<'a>(word: &'a str, mut f: impl FnMut(&'a str)) {
+    let mut chars = word.chars();
+    match (chars.next(), chars.next_back()) {
+        (_, Some(last)) if last.is_ascii_punctuation() => {
+            let cut = word.len() - 1;
+            f(&word[..cut]);
+            f(&word[cut..]);
         }
-        out.truncate(end);
+        (Some(first), Some(_)) if first.is_ascii_punctuation() => {
+            f(&word[..1]);
+            f(&word[1..]);
+        }
+        _ => f(word),
+    }
+}
+
+/// Character ids (code point + 1) of a text.
+fn push_chars(text: &str, ascii: bool, out: &mut Vec<u32>) {
+    if ascii {
+        out.extend(text.bytes().map(|b| u32::from(b) + 1));
     } else {
-        let keep = |c: char| keep_whitespace || !is_py_space(c);
-        out.extend(line.chars().filter(|&c| keep(c)).map(|c| c as u32 + 1));
+        out.extend(text.chars().map(|c| c as u32 + 1));
     }
 }
 
@@ -499,6 +510,7 @@ pub fn segment_stats_with<'s>(
         let bytes = hypothesis.len() + references.iter().map(|r| r.len()).sum::<usize>();
         scratch.vocab.reset(bytes);
     }
+    let vocab = &mut scratch.vocab;
     for (k, (chars, words)) in scratch
         .chars
         .iter_mut()
@@ -506,10 +518,20 @@ pub fn segment_stats_with<'s>(
         .enumerate()
         .take(n_lines)
     {
-        push_chars(line(k), cfg.whitespace, chars);
-        if cfg.word_order > 0 {
-            for_each_word(line(k), |w| words.push(scratch.vocab.id(w)));
+        // Without whitespace the characters are those of the words, `"".join(line.split())`.
+        let text = line(k);
+        let ascii = text.is_ascii();
+        if cfg.whitespace {
+            push_chars(text, ascii, chars);
         }
+        for_each_py_word(text, ascii, |w| {
+            if !cfg.whitespace {
+                push_chars(w, ascii, chars);
+            }
+            if cfg.word_order > 0 {
+                for_each_token(w, |t| words.push(vocab.id(t)));
+            }
+        });
     }
     let (chars, words) = (&mut scratch.chars[..n_lines], &scratch.words[..n_lines]);
     let widest = renumber_non_ascii(chars, &mut scratch.alphabet);
@@ -664,7 +686,9 @@ mod tests {
     #[test]
     fn punctuation_is_split_off_one_end() {
         let mut words = Vec::new();
-        for_each_word("(hi) 'x' a. .b , ab", |w| words.push(w));
+        for_each_py_word("(hi) 'x' a. .b , ab", true, |w| {
+            for_each_token(w, |t| words.push(t))
+        });
         assert_eq!(
             words,
             ["(hi", ")", "'x", "'", "a", ".", ".", "b", ",", "ab"]
