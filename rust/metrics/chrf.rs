@@ -511,6 +511,7 @@ pub fn segment_stats_with<'s>(
         scratch.vocab.reset(bytes);
     }
     let vocab = &mut scratch.vocab;
+    let mut all_ascii = true;
     for (k, (chars, words)) in scratch
         .chars
         .iter_mut()
@@ -521,6 +522,7 @@ pub fn segment_stats_with<'s>(
         // Without whitespace the characters are those of the words, `"".join(line.split())`.
         let text = line(k);
         let ascii = text.is_ascii();
+        all_ascii &= ascii;
         if cfg.whitespace {
             push_chars(text, ascii, chars);
         }
@@ -534,7 +536,11 @@ pub fn segment_stats_with<'s>(
         });
     }
     let (chars, words) = (&mut scratch.chars[..n_lines], &scratch.words[..n_lines]);
-    let widest = renumber_non_ascii(chars, &mut scratch.alphabet);
+    let widest = if all_ascii {
+        128
+    } else {
+        renumber_non_ascii(chars, &mut scratch.alphabet)
+    };
     order_matches(
         chars,
         widest,
@@ -565,7 +571,12 @@ pub fn segment_stats_with<'s>(
                     .extend(triple(seqs[0].len(), seqs[k].len(), n + 1, m));
             }
         }
-        let f = f_score(cfg, &scratch.stats);
+        // With one reference there is nothing to choose.
+        let f = if n_lines > 2 {
+            f_score(cfg, &scratch.stats)
+        } else {
+            0.0
+        };
         if f > best_f {
             best_f = f;
             std::mem::swap(&mut scratch.best, &mut scratch.stats);
