@@ -8,12 +8,14 @@ from __future__ import annotations
 from . import tokenize
 from ._core import get_num_threads, set_num_threads
 from .metrics.bleu import bleu
+from .metrics.chrf import CHRFScore, chrf, corpus_chrf
 from .metrics.f1 import exact_match, f1
 from .metrics.gleu import gleu
 from .metrics.meteor import meteor
 from .metrics.rouge import RougeArrays, rouge
 from .metrics.sacrebleu import BLEUScore, sacrebleu_bleu, sacrebleu_corpus_bleu
 from .metrics.stats import BootstrapCI, MeanStd, PairedTest, bootstrap_ci, cohen_kappa, correlation, mean_std, paired_test
+from .metrics.ter import TERScore, corpus_ter, ter
 from .metrics.vectors import TopK, cosine, cosine_matrix
 from .metrics.votes import MajorityVote, OrdinalVote, majority_vote, ordinal_vote
 from .score import score
@@ -23,7 +25,11 @@ __all__ = [
     "BLEUScore",
     "bootstrap_ci",
     "BootstrapCI",
+    "chrf",
+    "CHRFScore",
     "cohen_kappa",
+    "corpus_chrf",
+    "corpus_ter",
     "correlation",
     "cosine",
     "cosine_matrix",
@@ -46,6 +52,8 @@ __all__ = [
     "sacrebleu_corpus_bleu",
     "score",
     "set_num_threads",
+    "ter",
+    "TERScore",
     "tokenize",
     "TopK",
 ]

@@ -35,7 +35,11 @@ __all__ = [
     "rouge_score_multi",
     "rouge_tokenize",
     "sacrebleu_corpus_bleu",
+    "sacrebleu_corpus_chrf",
+    "sacrebleu_corpus_ter",
     "sacrebleu_sentence_bleu",
+    "sacrebleu_sentence_chrf",
+    "sacrebleu_sentence_ter",
     "sent_tokenize",
     "set_num_threads",
     "tokenize",
@@ -195,3 +199,43 @@ def meteor_tokens(
 ) -> float: ...
 def wordnet_synonyms(words: Sequence[str]) -> list[list[str]]: ...
 def wordnet_license() -> str: ...
+
+# --- sacrebleu 2.6.0 chrF / chrF++ (rust/py/chrf.rs); beta_squared is Python's beta ** 2
+def sacrebleu_sentence_chrf(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    char_order: int,
+    word_order: int,
+    beta_squared: float,
+    lowercase: bool,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> npt.NDArray[np.float64]: ...
+def sacrebleu_corpus_chrf(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    char_order: int,
+    word_order: int,
+    beta_squared: float,
+    lowercase: bool,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> tuple[float, list[int]]: ...
+
+# --- sacrebleu 2.6.0 TER (rust/py/ter.rs)
+def sacrebleu_sentence_ter(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> npt.NDArray[np.float64]: ...
+def sacrebleu_corpus_ter(
+    responses: Sequence[str],
+    references: Sequence[Any],
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> tuple[float, int, float]: ...

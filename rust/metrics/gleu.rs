@@ -389,7 +389,7 @@ mod tests {
     fn errors() {
         let refs = vec![toks("a b")];
         let long: Vec<String> = (0..300).map(|i| i.to_string()).collect();
-        let e = sentence_gleu(&[long.clone()], &long, 1, -1).unwrap_err();
+        let e = sentence_gleu(std::slice::from_ref(&long), &long, 1, -1).unwrap_err();
         assert!(e.message.contains("sequence of 300 items"));
         let e = sentence_gleu(&refs, &toks("a"), 1, -2).unwrap_err();
         assert_eq!(e.exception, PyExc::Value);

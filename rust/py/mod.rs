@@ -13,12 +13,14 @@ use rayon::ThreadPool;
 use crate::error::Error;
 
 mod bleu;
+mod chrf;
 mod f1;
 mod gleu;
 mod meteor;
 mod rouge;
 mod sacrebleu;
 mod stats;
+mod ter;
 mod text;
 mod vectors;
 mod votes;
@@ -274,5 +276,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     stats::register(m)?;
     rouge::register(m)?;
     meteor::register(m)?;
+    chrf::register(m)?;
+    ter::register(m)?;
     Ok(())
 }

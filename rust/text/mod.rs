@@ -8,6 +8,7 @@ pub mod rouge_tokenize;
 pub mod route;
 pub mod sacrebleu;
 pub mod squad;
+pub mod ter_tokenize;
 pub mod unicode;
 mod unicode_tables;
 

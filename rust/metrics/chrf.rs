@@ -1,0 +1,729 @@
+//! sacrebleu 2.6.0 chrF and chrF++ (`sacrebleu.metrics.chrf.CHRF`), sentence and corpus level.
+//!
+//! Each segment reduces to integer sufficient statistics, sacrebleu's own layout: for every
+//! character order 1..=char_order, then every word order 1..=word_order, the triple
+//! `[hypothesis n-grams, reference n-grams, matching n-grams]` (the hypothesis count is 0 when the
+//! reference has no n-gram of that order). A corpus is the element-wise sum, and the F-score is
+//! computed from (summed) statistics in sacrebleu's float operation order. With several references
+//! a segment keeps the statistics of the first reference with the highest F-score.
+//!
+//! The n-gram counts come from sorting: the n-grams of every order starting at a position are the
+//! prefixes of the suffix there, so once the suffixes (cut at the maximum order) of the hypothesis
+//! and a reference are sorted together, the occurrences of each n-gram are one run of neighbours,
+//! and one pass counts the multiset overlap of all orders at once. Symbols (characters, words) are
+//! small integer ids (ASCII characters keep their code, others are renumbered), and a suffix packs
+//! into one `u64` key when the ids are narrow enough; otherwise suffixes are sorted as slices.
+
+use ahash::RandomState;
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::text::unicode::{is_py_space, py_lower, py_split};
+
+/// sacrebleu's epsilon for `eps_smoothing`.
+const EPS: f64 = 1e-16;
+
+/// The largest n-gram order accepted: far beyond any use, it keeps the statistics vectors small.
+pub const MAX_ORDER: usize = 1000;
+
+/// The options of `sacrebleu.metrics.CHRF`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChrfConfig {
+    pub char_order: usize,
+    pub word_order: usize,
+    /// `beta ** 2` as Python computes it (`pow`, which need not equal `beta * beta` for a float).
+    pub beta_squared: f64,
+    pub lowercase: bool,
+    /// Keep whitespace inside character n-grams.
+    pub whitespace: bool,
+    pub eps_smoothing: bool,
+}
+
+impl ChrfConfig {
+    pub fn new(
+        char_order: usize,
+        word_order: usize,
+        beta_squared: f64,
+        lowercase: bool,
+        whitespace: bool,
+        eps_smoothing: bool,
+    ) -> Result<Self> {
+        if char_order.max(word_order) > MAX_ORDER || char_order + word_order == 0 {
+            return Err(Error::InvalidValue(format!(
+                "chrF needs char_order + word_order >= 1 and orders of at most {MAX_ORDER}, got \
+                 {char_order} and {word_order}"
+            )));
+        }
+        if !beta_squared.is_finite() {
+            return Err(Error::InvalidValue(format!(
+                "beta ** 2 must be finite, got {beta_squared}"
+            )));
+        }
+        Ok(ChrfConfig {
+            char_order,
+            word_order,
+            beta_squared,
+            lowercase,
+            whitespace,
+            eps_smoothing,
+        })
+    }
+
+    /// The length of one statistics vector.
+    pub fn stats_len(&self) -> usize {
+        3 * (self.char_order + self.word_order)
+    }
+}
+
+/// `CHRF._compute_f_score` on (summed) statistics: the effective-order average of precision and
+/// recall, or with `eps_smoothing` the average of per-order F-scores.
+pub fn f_score(cfg: &ChrfConfig, stats: &[u64]) -> f64 {
+    let factor = cfg.beta_squared;
+    let (mut score, mut avg_prec, mut avg_rec) = (0.0, 0.0, 0.0);
+    let mut effective_order = 0u32;
+    for triple in stats.chunks_exact(3) {
+        let [n_hyp, n_ref, n_match] = [triple[0], triple[1], triple[2]];
+        let prec = if n_hyp > 0 {
+            n_match as f64 / n_hyp as f64
+        } else {
+            EPS
+        };
+        let rec = if n_ref > 0 {
+            n_match as f64 / n_ref as f64
+        } else {
+            EPS
+        };
+        let denom = factor * prec + rec;
+        score += if denom > 0.0 {
+            (1.0 + factor) * prec * rec / denom
+        } else {
+            EPS
+        };
+        if n_hyp > 0 && n_ref > 0 {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective_order += 1;
+        }
+    }
+    if cfg.eps_smoothing {
+        return 100.0 * score / (stats.len() / 3) as f64;
+    }
+    if effective_order > 0 {
+        avg_prec /= f64::from(effective_order);
+        avg_rec /= f64::from(effective_order);
+    }
+    if avg_prec + avg_rec != 0.0 {
+        let mut s = (1.0 + factor) * avg_prec * avg_rec;
+        s /= factor * avg_prec + avg_rec;
+        100.0 * s
+    } else {
+        0.0
+    }
+}
+
+/// One suffix in sorted order: the symbols it shares with the previous one, its length (at most the
+/// order) and its side (0 for the hypothesis, -1 for the reference).
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    common: i32,
+    len: i32,
+    side: i32,
+}
+
+/// Orders counted together, one lane each (one SSE2 register of `i16`, two of `i32`).
+const LANES: usize = 8;
+
+/// The multiset overlap of the n-grams of every order 1..=order of two sequences, from their
+/// suffixes in sorted order: the occurrences of one n-gram are a run of neighbours, which ends where
+/// a suffix shares fewer than n symbols with the one before it. Within a run, `balance` is the
+/// hypothesis count minus the reference count so far, and an occurrence that brings it closer to 0
+/// pairs with an earlier one of the other side: that makes `min(hyp, ref)` pairs per run. Lanes
+/// are orders, and every operation is lane-wise and branch-free so that it vectorizes; `i16` lanes
+/// (twice as many per instruction) whenever the counts cannot overflow them.
+fn overlap(steps: impl ExactSizeIterator<Item = Step> + Clone, order: usize, out: &mut Vec<u64>) {
+    if steps.len() < i16::MAX as usize {
+        overlap_i16(steps, order, out);
+    } else {
+        overlap_i32(steps, order, out);
+    }
+}
+
+macro_rules! overlap_lanes {
+    ($name:ident, $t:ty) => {
+        fn $name(steps: impl Iterator<Item = Step> + Clone, order: usize, out: &mut Vec<u64>) {
+            /// `PREFIX[k]`: the first `k` lanes set, the lanes whose order is at most `first + k`.
+            const PREFIX: [[$t; LANES]; LANES + 1] = {
+                let mut masks = [[0; LANES]; LANES + 1];
+                let mut k = 0;
+                while k <= LANES {
+                    let mut l = 0;
+                    while l < k {
+                        masks[k][l] = -1;
+                        l += 1;
+                    }
+                    k += 1;
+                }
+                masks
+            };
+            const SIDE: [[$t; LANES]; 2] = [[0; LANES], [-1; LANES]];
+            let lanes_upto =
+                |n: i32, first: usize| &PREFIX[(n - first as i32).clamp(0, LANES as i32) as usize];
+            for first in (0..order).step_by(LANES) {
+                let mut balance = [0 as $t; LANES];
+                let mut pairs = [0 as $t; LANES];
+                for s in steps.clone() {
+                    let same_run = lanes_upto(s.common, first);
+                    let counts = lanes_upto(s.len, first);
+                    let side = &SIDE[(s.side & 1) as usize];
+                    for l in 0..LANES {
+                        let b = balance[l] & same_run[l];
+                        // `b` seen from this occurrence's side is negative when the other side leads.
+                        let pairs_up = ((b ^ side[l]) - side[l]) >> (<$t>::BITS - 1);
+                        pairs[l] -= pairs_up & counts[l];
+                        balance[l] = b + ((1 | side[l]) & counts[l]);
+                    }
+                }
+                let take = LANES.min(order - first);
+                out.extend(pairs[..take].iter().map(|&p| p as u64));
+            }
+        }
+    };
+}
+
+overlap_lanes!(overlap_i16, i16);
+overlap_lanes!(overlap_i32, i32);
+
+/// Suffixes packed into one `u64`: up to `order` symbols of `bits` each from the top (0 past the
+/// end of the sequence), then the suffix length, then the side bit. Sorting the keys sorts the
+/// suffixes lexicographically, and the leading zeros of `a ^ b` give the symbols they share.
+struct Packed {
+    bits: u32,
+    order: usize,
+    symbols: u64,
+    len_mask: u64,
+    /// `2^16 / bits` rounded up: `(lz * per_bit) >> 16 == lz / bits` for every `lz <= 64`.
+    per_bit: u32,
+}
+
+/// Bits for the length field of a packed key.
+fn len_bits(order: usize) -> u32 {
+    usize::BITS - order.leading_zeros()
+}
+
+impl Packed {
+    /// The layout for ids up to `widest`, if `order` of them, a length and a side bit fit.
+    fn new(widest: u32, order: usize) -> Option<Packed> {
+        let bits = (u32::BITS - widest.leading_zeros()).max(1);
+        if order == 0 || bits as usize * order + len_bits(order) as usize + 1 > 64 {
+            return None;
+        }
+        Some(Packed {
+            bits,
+            order,
+            symbols: u64::MAX << (64 - bits * order as u32),
+            len_mask: (1 << len_bits(order)) - 1,
+            per_bit: (1 << 16) / bits + 1,
+        })
+    }
+
+    fn push_keys(&self, ids: &[u32], side: u64, keys: &mut Vec<u64>) {
+        let mut window = 0u64;
+        for (i, &id) in ids.iter().enumerate().rev() {
+            window = (window >> self.bits) | (u64::from(id) << (64 - self.bits));
+            let len = (ids.len() - i).min(self.order) as u64;
+            keys.push((window & self.symbols) | (len << 1) | side);
+        }
+    }
+
+    /// The steps of sorted keys.
+    fn steps<'k>(&'k self, keys: &'k [u64]) -> impl ExactSizeIterator<Item = Step> + Clone + 'k {
+        let mut prev = keys.first().copied().unwrap_or(0);
+        keys.iter().map(move |&k| {
+            let lz = ((prev ^ k) & self.symbols).leading_zeros();
+            prev = k;
+            Step {
+                common: ((lz * self.per_bit) >> 16).min(self.order as u32) as i32,
+                len: ((k >> 1) & self.len_mask) as i32,
+                side: -((k & 1) as i32),
+            }
+        })
+    }
+}
+
+/// The steps for ids too wide to pack: suffixes sorted as slices.
+fn sliced_steps(hyp: &[u32], reference: &[u32], order: usize) -> Vec<Step> {
+    let mut items: Vec<(&[u32], i32)> = Vec::with_capacity(hyp.len() + reference.len());
+    for (ids, side) in [(hyp, 0), (reference, -1)] {
+        items.extend((0..ids.len()).map(|i| (&ids[i..ids.len().min(i + order)], side)));
+    }
+    items.sort_unstable();
+    let mut prev: &[u32] = &[];
+    items
+        .iter()
+        .map(|&(s, side)| {
+            let common = prev.iter().zip(s).take_while(|(a, b)| a == b).count();
+            prev = s;
+            Step {
+                common: common as i32,
+                len: s.len() as i32,
+                side,
+            }
+        })
+        .collect()
+}
+
+/// Matching n-grams of orders 1..=order between `seqs[0]` (the hypothesis) and each later sequence
+/// (ids from 1 to `widest`), appended to `out` reference by reference.
+fn order_matches(
+    seqs: &[Vec<u32>],
+    widest: u32,
+    order: usize,
+    keys: &mut [Vec<u64>; 2],
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
+        return;
+    };
+    let Some(packed) = Packed::new(widest, order) else {
+        for reference in refs {
+            overlap(sliced_steps(hyp, reference, order).into_iter(), order, out);
+        }
+        return;
+    };
+    let [hyp_keys, pair_keys] = keys;
+    hyp_keys.clear();
+    packed.push_keys(hyp, 0, hyp_keys);
+    for reference in refs {
+        pair_keys.clear();
+        pair_keys.extend_from_slice(hyp_keys);
+        packed.push_keys(reference, 1, pair_keys);
+        pair_keys.sort_unstable();
+        overlap(packed.steps(pair_keys), order, out);
+    }
+}
+
+/// Renumber the ids of non-ASCII characters (code point + 1 > 128) to 129, 130, ... in code point
+/// order, so that the ids of a segment stay narrow enough to pack; returns the widest id.
+fn renumber_non_ascii(seqs: &mut [Vec<u32>], alphabet: &mut Vec<u32>) -> u32 {
+    alphabet.clear();
+    alphabet.extend(seqs.iter().flatten().filter(|&&id| id > 128));
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    if !alphabet.is_empty() {
+        for id in seqs.iter_mut().flatten().filter(|id| **id > 128) {
+            *id = alphabet
+                .binary_search(id)
+                .map_or(0, |rank| rank as u32 + 129);
+        }
+    }
+    128 + alphabet.len() as u32
+}
+
+/// `str.split()`: the words of a line, by a byte loop when the line is ASCII.
+fn for_each_py_word<'a>(line: &'a str, ascii: bool, mut f: impl FnMut(&'a str)) {
+    if !ascii {
+        py_split(line).for_each(f);
+        return;
+    }
+    let mut start = None;
+    for (i, b) in line.bytes().enumerate() {
+        match (start, is_py_space(char::from(b))) {
+            (None, false) => start = Some(i),
+            (Some(s), true) => {
+                f(&line[s..i]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        f(&line[s..]);
+    }
+}
+
+/// `CHRF._remove_punctuation` of one word: one ASCII punctuation mark split off its end, or else
+/// off its start, when it is longer than one character.
+fn for_each_token<'a>(word: &'a str, mut f: impl FnMut(&'a str)) {
+    let mut chars = word.chars();
+    match (chars.next(), chars.next_back()) {
+        (_, Some(last)) if last.is_ascii_punctuation() => {
+            let cut = word.len() - 1;
+            f(&word[..cut]);
+            f(&word[cut..]);
+        }
+        (Some(first), Some(_)) if first.is_ascii_punctuation() => {
+            f(&word[..1]);
+            f(&word[1..]);
+        }
+        _ => f(word),
+    }
+}
+
+/// Character ids (code point + 1) of a text.
+fn push_chars(text: &str, ascii: bool, out: &mut Vec<u32>) {
+    if ascii {
+        out.extend(text.bytes().map(|b| u32::from(b) + 1));
+    } else {
+        out.extend(text.chars().map(|c| c as u32 + 1));
+    }
+}
+
+/// `[n_hyp, n_ref, n_match]` of order `n` from the sequence lengths and the match count.
+fn triple(hyp_len: usize, ref_len: usize, n: usize, matches: u64) -> [u64; 3] {
+    let count = |len: usize| (len + 1).saturating_sub(n) as u64;
+    let n_ref = count(ref_len);
+    [if n_ref > 0 { count(hyp_len) } else { 0 }, n_ref, matches]
+}
+
+/// Buffers one worker reuses from segment to segment.
+#[derive(Default)]
+pub struct Scratch {
+    /// Character ids, then word ids, per line (the hypothesis first).
+    chars: Vec<Vec<u32>>,
+    words: Vec<Vec<u32>>,
+    char_matches: Vec<u64>,
+    word_matches: Vec<u64>,
+    alphabet: Vec<u32>,
+    keys: [Vec<u64>; 2],
+    vocab: Interner,
+    stats: Vec<u64>,
+    best: Vec<u64>,
+}
+
+/// Word ids for one segment (equal words, equal ids, from 1): an open-addressing table over 64-bit
+/// hashes that keeps each word's bytes for the exact comparison, reused from segment to segment.
+/// Words of up to 8 bytes (most of them) are hashed and compared as one integer.
+#[derive(Default)]
+struct Interner {
+    hasher: RandomState,
+    /// Entry index + 1, or 0 for an empty slot.
+    slots: Vec<u32>,
+    /// Per distinct word, in order of first appearance: its hash, its first 8 bytes, and its byte
+    /// range in `bytes`.
+    entries: Vec<(u64, u64, std::ops::Range<usize>)>,
+    bytes: Vec<u8>,
+}
+
+impl Interner {
+    /// Empty the table, sized for at most `words` distinct words (at most half the slots used).
+    fn reset(&mut self, words: usize) {
+        self.slots.clear();
+        self.slots.resize((2 * words + 2).next_power_of_two(), 0);
+        self.entries.clear();
+        self.bytes.clear();
+    }
+
+    fn len(&self) -> u32 {
+        self.entries.len() as u32
+    }
+
+    fn id(&mut self, word: &str) -> u32 {
+        let bytes = word.as_bytes();
+        let head = bytes
+            .iter()
+            .take(8)
+            .enumerate()
+            .fold(0u64, |h, (i, &b)| h | u64::from(b) << (8 * i));
+        let hash = if bytes.len() <= 8 {
+            let m = u128::from(head ^ (bytes.len() as u64) << 59) * 0x9E37_79B9_7F4A_7C15;
+            (m as u64) ^ ((m >> 64) as u64)
+        } else {
+            self.hasher.hash_one(word)
+        };
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.slots.get(slot).copied() {
+                Some(0) | None => break,
+                Some(entry) => {
+                    if let Some((h, first, range)) = self.entries.get(entry as usize - 1) {
+                        if *h == hash
+                            && *first == head
+                            && range.len() == bytes.len()
+                            && (bytes.len() <= 8 || self.bytes.get(range.clone()) == Some(bytes))
+                        {
+                            return entry;
+                        }
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        self.entries.push((hash, head, start..self.bytes.len()));
+        let id = self.entries.len() as u32;
+        if let Some(s) = self.slots.get_mut(slot) {
+            *s = id;
+        }
+        id
+    }
+}
+
+/// Empty `n` reusable rows.
+fn reset(rows: &mut Vec<Vec<u32>>, n: usize) {
+    if rows.len() < n {
+        rows.resize_with(n, Vec::new);
+    }
+    for row in rows.iter_mut().take(n) {
+        row.clear();
+    }
+}
+
+/// The statistics of one segment against its references (`_compute_segment_statistics`).
+pub fn segment_stats(cfg: &ChrfConfig, hypothesis: &str, references: &[&str]) -> Result<Vec<u64>> {
+    segment_stats_with(cfg, &mut Scratch::default(), hypothesis, references).map(<[u64]>::to_vec)
+}
+
+/// [`segment_stats`] with reused buffers; the statistics live in `scratch`.
+pub fn segment_stats_with<'s>(
+    cfg: &ChrfConfig,
+    scratch: &'s mut Scratch,
+    hypothesis: &str,
+    references: &[&str],
+) -> Result<&'s [u64]> {
+    if references.is_empty() {
+        return Err(Error::InvalidValue(
+            "a segment has no reference (all references are None)".to_string(),
+        ));
+    }
+    let lowered: Vec<String> = if cfg.lowercase {
+        std::iter::once(hypothesis)
+            .chain(references.iter().copied())
+            .map(py_lower)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let line = |k: usize| -> &str {
+        match (cfg.lowercase, k) {
+            (true, _) => lowered.get(k).map_or("", String::as_str),
+            (false, 0) => hypothesis,
+            (false, _) => references.get(k - 1).copied().unwrap_or(""),
+        }
+    };
+    let n_lines = references.len() + 1;
+    reset(&mut scratch.chars, n_lines);
+    reset(&mut scratch.words, n_lines);
+    if cfg.word_order > 0 {
+        let bytes = hypothesis.len() + references.iter().map(|r| r.len()).sum::<usize>();
+        scratch.vocab.reset(bytes);
+    }
+    let vocab = &mut scratch.vocab;
+    let mut all_ascii = true;
+    for (k, (chars, words)) in scratch
+        .chars
+        .iter_mut()
+        .zip(&mut scratch.words)
+        .enumerate()
+        .take(n_lines)
+    {
+        // Without whitespace the characters are those of the words, `"".join(line.split())`.
+        let text = line(k);
+        let ascii = text.is_ascii();
+        all_ascii &= ascii;
+        if cfg.whitespace {
+            push_chars(text, ascii, chars);
+        }
+        for_each_py_word(text, ascii, |w| {
+            if !cfg.whitespace {
+                push_chars(w, ascii, chars);
+            }
+            if cfg.word_order > 0 {
+                for_each_token(w, |t| words.push(vocab.id(t)));
+            }
+        });
+    }
+    let (chars, words) = (&mut scratch.chars[..n_lines], &scratch.words[..n_lines]);
+    let widest = if all_ascii {
+        128
+    } else {
+        renumber_non_ascii(chars, &mut scratch.alphabet)
+    };
+    order_matches(
+        chars,
+        widest,
+        cfg.char_order,
+        &mut scratch.keys,
+        &mut scratch.char_matches,
+    );
+    let widest = scratch.vocab.len();
+    order_matches(
+        words,
+        widest,
+        cfg.word_order,
+        &mut scratch.keys,
+        &mut scratch.word_matches,
+    );
+
+    let mut best_f = -1.0;
+    for k in 1..n_lines {
+        scratch.stats.clear();
+        for (seqs, matches, order) in [
+            (&*chars, &scratch.char_matches, cfg.char_order),
+            (words, &scratch.word_matches, cfg.word_order),
+        ] {
+            let per_ref = matches.chunks_exact(order.max(1)).nth(k - 1).unwrap_or(&[]);
+            for (n, &m) in per_ref.iter().enumerate() {
+                scratch
+                    .stats
+                    .extend(triple(seqs[0].len(), seqs[k].len(), n + 1, m));
+            }
+        }
+        // With one reference there is nothing to choose.
+        let f = if n_lines > 2 {
+            f_score(cfg, &scratch.stats)
+        } else {
+            0.0
+        };
+        if f > best_f {
+            best_f = f;
+            std::mem::swap(&mut scratch.best, &mut scratch.stats);
+        }
+    }
+    Ok(&scratch.best)
+}
+
+/// `CHRF(...).sentence_score(hypothesis, references).score`.
+pub fn sentence_chrf(cfg: &ChrfConfig, hypothesis: &str, references: &[&str]) -> Result<f64> {
+    Ok(f_score(cfg, &segment_stats(cfg, hypothesis, references)?))
+}
+
+/// Sentence chrF of each segment in parallel (`references[i]` holds segment i's references).
+pub fn sentence_chrf_batch(
+    cfg: &ChrfConfig,
+    hypotheses: &[&str],
+    references: &[Vec<&str>],
+) -> Vec<Result<f64>> {
+    hypotheses
+        .par_iter()
+        .zip(references.par_iter())
+        .map_init(Scratch::default, |scratch, (h, r)| {
+            Ok(f_score(cfg, segment_stats_with(cfg, scratch, h, r)?))
+        })
+        .collect()
+}
+
+/// `CHRF(...).corpus_score(hypotheses, references)` with references given per segment: the score
+/// and the summed statistics.
+pub fn corpus_chrf(
+    cfg: &ChrfConfig,
+    hypotheses: &[&str],
+    references: &[Vec<&str>],
+) -> Result<(f64, Vec<u64>)> {
+    if hypotheses.is_empty() {
+        return Err(Error::InvalidValue(
+            "corpus chrF needs at least one segment".to_string(),
+        ));
+    }
+    let segments: Vec<Result<Vec<u64>>> = hypotheses
+        .par_iter()
+        .zip(references.par_iter())
+        .map_init(Scratch::default, |scratch, (h, r)| {
+            segment_stats_with(cfg, scratch, h, r).map(<[u64]>::to_vec)
+        })
+        .collect();
+    let mut total = vec![0u64; cfg.stats_len()];
+    for (row, s) in segments.into_iter().enumerate() {
+        let s = s.map_err(|e| Error::InvalidValue(format!("row {row}: {e}")))?;
+        for (t, v) in total.iter_mut().zip(&s) {
+            *t += v;
+        }
+    }
+    Ok((f_score(cfg, &total), total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(word_order: usize) -> Result<ChrfConfig> {
+        ChrfConfig::new(6, word_order, 4.0, false, false, false)
+    }
+
+    /// Counting by hash maps, the obvious way.
+    fn naive(hyp: &[u32], reference: &[u32], order: usize) -> Vec<u64> {
+        (1..=order)
+            .map(|n| {
+                let mut counts: ahash::AHashMap<&[u32], i64> = ahash::AHashMap::new();
+                for g in reference.windows(n) {
+                    *counts.entry(g).or_insert(0) += 1;
+                }
+                hyp.windows(n)
+                    .filter(|g| match counts.get_mut(g) {
+                        Some(c) if *c > 0 => {
+                            *c -= 1;
+                            true
+                        }
+                        _ => false,
+                    })
+                    .count() as u64
+            })
+            .collect()
+    }
+
+    #[test]
+    fn packed_and_sliced_counts_match_naive_counts() {
+        let mut seed = 7u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for round in 0..200 {
+            let alphabet = [2, 3, 5, 40, 70_000][round % 5];
+            let hyp: Vec<u32> = (0..next(40)).map(|_| next(alphabet) as u32 + 1).collect();
+            let reference: Vec<u32> = (0..next(40)).map(|_| next(alphabet) as u32 + 1).collect();
+            for order in [1, 2, 6, 9] {
+                let expected = naive(&hyp, &reference, order);
+                let seqs = [hyp.clone(), reference.clone()];
+                let widest = hyp.iter().chain(&reference).max().copied().unwrap_or(0);
+                let mut out = Vec::new();
+                order_matches(&seqs, widest, order, &mut Default::default(), &mut out);
+                assert_eq!(out, expected);
+                out.clear();
+                overlap(
+                    sliced_steps(&hyp, &reference, order).into_iter(),
+                    order,
+                    &mut out,
+                );
+                assert_eq!(out, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn punctuation_is_split_off_one_end() {
+        let mut words = Vec::new();
+        for_each_py_word("(hi) 'x' a. .b , ab", true, |w| {
+            for_each_token(w, |t| words.push(t))
+        });
+        assert_eq!(
+            words,
+            ["(hi", ")", "'x", "'", "a", ".", ".", "b", ",", "ab"]
+        );
+    }
+
+    #[test]
+    fn identical_and_disjoint_segments() -> Result<()> {
+        let c = cfg(0)?;
+        assert_eq!(sentence_chrf(&c, "the cat", &["the cat"])?, 100.0);
+        assert_eq!(sentence_chrf(&c, "abc", &["xyz"])?, 0.0);
+        let stats = segment_stats(&c, "ab", &["a b c"])?;
+        assert_eq!(stats[..6], [2, 3, 2, 1, 2, 1]);
+        assert_eq!(stats[6..9], [0, 1, 0]);
+        assert_eq!(stats[9..], [0; 9]);
+        Ok(())
+    }
+
+    #[test]
+    fn best_reference_wins_and_first_wins_ties() -> Result<()> {
+        let c = cfg(2)?;
+        let one = segment_stats(&c, "a cat sat", &["a dog", "a cat sat", "a cat sat"])?;
+        assert_eq!(one, segment_stats(&c, "a cat sat", &["a cat sat"])?);
+        assert!(segment_stats(&c, "x", &[]).is_err());
+        Ok(())
+    }
+}

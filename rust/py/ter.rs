@@ -1,0 +1,74 @@
+//! Bindings of sacrebleu 2.6.0 TER: per-row sentence scores, and one corpus score with its parts.
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+
+use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use crate::metrics::ter;
+use crate::text::ter_tokenize::TercomOptions;
+
+/// sacrebleu sentence TER (0-100) of every row; each reference row is a str or a list of str.
+#[pyfunction]
+#[pyo3(signature = (responses, references, normalized, no_punct, asian_support, case_sensitive))]
+fn sacrebleu_sentence_ter<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let opts = TercomOptions {
+        normalized,
+        no_punct,
+        asian_support,
+        case_sensitive,
+    };
+    let responses = Texts::new(responses, "responses")?;
+    let references = References::new(references, "references")?;
+    check_same_length(
+        ("responses", responses.len()),
+        ("references", references.len()),
+    )?;
+    let (hyps, refs) = (responses.strs()?, references.strs()?);
+    let scores = first_error(run_detached(py, || {
+        ter::sentence_ter_batch(opts, &hyps, &refs)
+    })?)?;
+    Ok(to_numpy(py, scores))
+}
+
+/// sacrebleu corpus TER over all rows, as `(score, num_edits, ref_length)`.
+#[pyfunction]
+#[pyo3(signature = (responses, references, normalized, no_punct, asian_support, case_sensitive))]
+fn sacrebleu_corpus_ter<'py>(
+    py: Python<'py>,
+    responses: &Bound<'py, PyAny>,
+    references: &Bound<'py, PyAny>,
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
+) -> PyResult<(f64, i64, f64)> {
+    let opts = TercomOptions {
+        normalized,
+        no_punct,
+        asian_support,
+        case_sensitive,
+    };
+    let responses = Texts::new(responses, "responses")?;
+    let references = References::new(references, "references")?;
+    check_same_length(
+        ("responses", responses.len()),
+        ("references", references.len()),
+    )?;
+    let (hyps, refs) = (responses.strs()?, references.strs()?);
+    let s = run_detached(py, || ter::corpus_ter(opts, &hyps, &refs))??;
+    Ok((s.score, s.num_edits, s.ref_length))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sacrebleu_sentence_ter, m)?)?;
+    m.add_function(wrap_pyfunction!(sacrebleu_corpus_ter, m)?)?;
+    Ok(())
+}
