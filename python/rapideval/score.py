@@ -50,6 +50,33 @@ def _sacrebleu(responses: list[Any], references: list[Any]) -> np.ndarray:
     return sacrebleu_bleu(responses, references) / 100.0
 
 
+def _rouge(rouge_type: str) -> Callable[[list[Any], list[Any]], np.ndarray]:
+    def compute(responses: list[Any], references: list[Any]) -> np.ndarray:
+        from .metrics.rouge import rouge
+
+        return rouge(responses, references, rouge_types=[rouge_type])[rouge_type].fmeasure
+
+    return compute
+
+
+def _meteor(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.meteor import meteor
+
+    return meteor(responses, references)
+
+
+def _chrf(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.chrf import chrf
+
+    return chrf(responses, references) / 100.0
+
+
+def _ter(responses: list[Any], references: list[Any]) -> np.ndarray:
+    from .metrics.ter import ter
+
+    return ter(responses, references) / 100.0
+
+
 METRICS: dict[str, Metric] = {
     m.name: m
     for m in [
@@ -58,10 +85,16 @@ METRICS: dict[str, Metric] = {
         Metric("f1", "promptflow-evals 0.3.5 F1ScoreEvaluator (SQuAD token F1)", _f1),
         Metric("exact_match", "SQuAD exact match (promptflow normalisation)", _exact_match),
         Metric("sacrebleu", "sacrebleu 2.6.0 sentence_bleu / 100", _sacrebleu),
+        Metric("rouge1", "promptflow-evals 0.3.5 RougeScoreEvaluator(rouge1) f1 (rouge-score 0.1.2)", _rouge("rouge1")),
+        Metric("rouge2", "promptflow-evals 0.3.5 RougeScoreEvaluator(rouge2) f1 (rouge-score 0.1.2)", _rouge("rouge2")),
+        Metric("rougeL", "promptflow-evals 0.3.5 RougeScoreEvaluator(rougeL) f1 (rouge-score 0.1.2)", _rouge("rougeL")),
+        Metric("meteor", "promptflow-evals 0.3.5 MeteorScoreEvaluator (nltk meteor_score)", _meteor),
+        Metric("chrf", "sacrebleu 2.6.0 sentence_chrf / 100", _chrf),
+        Metric("ter", "sacrebleu 2.6.0 sentence_ter / 100 (lower is better)", _ter),
     ]
 }
 
-DEFAULT_METRICS: tuple[str, ...] = ("bleu", "gleu", "f1", "exact_match", "sacrebleu")
+DEFAULT_METRICS: tuple[str, ...] = tuple(METRICS)
 
 
 def score(responses: Sequence[Any], references: Sequence[Any], metrics: Sequence[str] = DEFAULT_METRICS) -> dict[str, np.ndarray]:
