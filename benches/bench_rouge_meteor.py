@@ -15,45 +15,19 @@ to --pairs rows.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
 import subprocess
 import sys
-import time
-from importlib import resources
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
-
 import rapideval
+from _common import agreement, load_pairs, median_time
 from rapideval.compat import nltk_meteor
 from rapideval.metrics.meteor import meteor
 from rapideval.metrics.rouge import rouge
 
 ROUGE_TYPES = ["rouge1", "rouge2", "rougeL"]
-
-
-def load_pairs(n: int) -> tuple[list[str], list[str]]:
-    with resources.as_file(resources.files("rapideval") / "data" / "example.jsonl") as p:
-        rows = [json.loads(line) for line in open(p, encoding="utf8")]
-    rows = (rows * (n // len(rows) + 1))[:n]
-    return [r["response"] for r in rows], [r["reference"] for r in rows]
-
-
-def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
-
-
-def agreement(ours: np.ndarray, ref: list[float]) -> str:
-    ref_arr = np.asarray(ref, dtype=np.float64)
-    same = int(np.sum(ours.view(np.int64) == ref_arr.view(np.int64)))
-    return f"{same}/{len(ref_arr)} bit-identical, max|diff| {float(np.max(np.abs(ours - ref_arr))):.2e}"
 
 
 def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarray],

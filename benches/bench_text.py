@@ -16,44 +16,18 @@ to --pairs rows.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
-import time
 from collections import Counter
-from importlib import resources
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
-
 import rapideval
+from _common import agreement, load_pairs, median_time
 from rapideval.compat import nltk as compat_nltk
 from rapideval.metrics.bleu import bleu
 from rapideval.metrics.f1 import f1
 from rapideval.metrics.gleu import gleu
 from rapideval.metrics.sacrebleu import sacrebleu_bleu
-
-
-def load_pairs(n: int) -> tuple[list[str], list[str]]:
-    with resources.as_file(resources.files("rapideval") / "data" / "example.jsonl") as p:
-        rows = [json.loads(line) for line in open(p, encoding="utf8")]
-    rows = (rows * (n // len(rows) + 1))[:n]
-    return [r["response"] for r in rows], [r["reference"] for r in rows]
-
-
-def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
-
-
-def agreement(ours: np.ndarray, ref: list[float]) -> str:
-    ref_arr = np.asarray(ref, dtype=np.float64)
-    same = int(np.sum(ours.view(np.int64) == ref_arr.view(np.int64)))
-    return f"{same}/{len(ref_arr)} bit-identical, max|diff| {float(np.max(np.abs(ours - ref_arr))):.2e}"
 
 
 def squad_f1_python(prediction: str, ground_truth: str) -> float:

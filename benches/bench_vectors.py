@@ -27,7 +27,6 @@ import time
 from typing import Any, Callable, Iterator
 
 import numpy as np
-
 import rapideval
 from rapideval.metrics.stats import bootstrap_ci, correlation, paired_test
 from rapideval.metrics.vectors import cosine, cosine_matrix

@@ -591,26 +591,29 @@ pub fn sentence_chrf(cfg: &ChrfConfig, hypothesis: &str, references: &[&str]) ->
 }
 
 /// Sentence chrF of each segment in parallel (`references[i]` holds segment i's references).
-pub fn sentence_chrf_batch(
+pub fn sentence_chrf_batch<'a, R: AsRef<[&'a str]> + Sync>(
     cfg: &ChrfConfig,
     hypotheses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
 ) -> Vec<Result<f64>> {
     hypotheses
         .par_iter()
         .zip(references.par_iter())
         .map_init(Scratch::default, |scratch, (h, r)| {
-            Ok(f_score(cfg, segment_stats_with(cfg, scratch, h, r)?))
+            Ok(f_score(
+                cfg,
+                segment_stats_with(cfg, scratch, h, r.as_ref())?,
+            ))
         })
         .collect()
 }
 
 /// `CHRF(...).corpus_score(hypotheses, references)` with references given per segment: the score
 /// and the summed statistics.
-pub fn corpus_chrf(
+pub fn corpus_chrf<'a, R: AsRef<[&'a str]> + Sync>(
     cfg: &ChrfConfig,
     hypotheses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
 ) -> Result<(f64, Vec<u64>)> {
     if hypotheses.is_empty() {
         return Err(Error::InvalidValue(
@@ -621,7 +624,7 @@ pub fn corpus_chrf(
         .par_iter()
         .zip(references.par_iter())
         .map_init(Scratch::default, |scratch, (h, r)| {
-            segment_stats_with(cfg, scratch, h, r).map(<[u64]>::to_vec)
+            segment_stats_with(cfg, scratch, h, r.as_ref()).map(<[u64]>::to_vec)
         })
         .collect();
     let mut total = vec![0u64; cfg.stats_len()];

@@ -99,9 +99,9 @@ pub fn meteor_score<S: AsRef<str>>(
 
 /// promptflow's `MeteorScoreEvaluator` on texts: each text tokenized with `tokenizer`, each row
 /// scored against its references with [`meteor_score`], in parallel on the current rayon pool.
-pub fn meteor_batch<S: AsRef<str> + Sync>(
+pub fn meteor_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
     responses: &[&str],
-    references: &[Vec<S>],
+    references: &[R],
     params: &Params,
     tokenizer: Tokenizer,
 ) -> Vec<Result<f64>> {
@@ -111,6 +111,7 @@ pub fn meteor_batch<S: AsRef<str> + Sync>(
         .map(|(response, refs)| {
             let hyp = tokenizer.tokenize(response);
             let refs: Vec<Vec<String>> = refs
+                .as_ref()
                 .iter()
                 .map(|r| tokenizer.tokenize(r.as_ref()))
                 .collect();

@@ -303,16 +303,16 @@ pub fn score_multi<S: AsRef<str>>(
 }
 
 /// [`score_multi`] for every row (prediction, its targets), in parallel on the current rayon pool.
-pub fn score_batch<S: AsRef<str> + Sync>(
+pub fn score_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
     predictions: &[&str],
-    targets: &[Vec<S>],
+    targets: &[R],
     types: &[RougeType],
     opts: &Options,
 ) -> Vec<Result<Vec<Score>>> {
     predictions
         .par_iter()
         .zip(targets.par_iter())
-        .map(|(p, t)| score_multi(t, p, types, opts))
+        .map(|(p, t)| score_multi(t.as_ref(), p, types, opts))
         .collect()
 }
 

@@ -275,15 +275,15 @@ pub fn sentence_bleu(cfg: &BleuConfig, hypothesis: &str, references: &[&str]) ->
 }
 
 /// The statistics of every segment, in parallel (`references[i]` holds segment i's references).
-pub fn corpus_stats(
+pub fn corpus_stats<'a, R: AsRef<[&'a str]> + Sync>(
     cfg: &BleuConfig,
     hypotheses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
 ) -> Vec<Result<Vec<i64>>> {
     hypotheses
         .par_iter()
         .zip(references.par_iter())
-        .map(|(h, r)| segment_stats(cfg, h, r))
+        .map(|(h, r)| segment_stats(cfg, h, r.as_ref()))
         .collect()
 }
 
@@ -299,10 +299,10 @@ pub fn sum_stats(cfg: &BleuConfig, segments: &[Vec<i64>]) -> Vec<i64> {
 }
 
 /// `BLEU(...).corpus_score(hypotheses, references)` with references given per segment.
-pub fn corpus_bleu(
+pub fn corpus_bleu<'a, R: AsRef<[&'a str]> + Sync>(
     cfg: &BleuConfig,
     hypotheses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
 ) -> Result<BleuScore> {
     if hypotheses.is_empty() {
         return Err(Error::InvalidValue(
@@ -318,15 +318,15 @@ pub fn corpus_bleu(
 }
 
 /// Sentence BLEU of each segment in parallel (`references[i]` holds segment i's references).
-pub fn sentence_bleu_batch(
+pub fn sentence_bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     cfg: &BleuConfig,
     hypotheses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
 ) -> Vec<Result<f64>> {
     hypotheses
         .par_iter()
         .zip(references.par_iter())
-        .map(|(h, r)| sentence_bleu(cfg, h, r).map(|s| s.score))
+        .map(|(h, r)| sentence_bleu(cfg, h, r.as_ref()).map(|s| s.score))
         .collect()
 }
 

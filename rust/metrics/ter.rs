@@ -610,24 +610,24 @@ pub fn sentence_ter(
 }
 
 /// Sentence TER of each segment in parallel (`references[i]` holds segment i's references).
-pub fn sentence_ter_batch(
+pub fn sentence_ter_batch<'a, R: AsRef<[&'a str]> + Sync>(
     opts: TercomOptions,
     hypotheses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
 ) -> Vec<Result<f64>> {
     hypotheses
         .par_iter()
         .zip(references.par_iter())
-        .map(|(h, r)| sentence_ter(opts, h, r).map(|s| s.score))
+        .map(|(h, r)| sentence_ter(opts, h, r.as_ref()).map(|s| s.score))
         .collect()
 }
 
 /// `TER(...).corpus_score(hypotheses, references)` with references given per segment: segment
 /// statistics in parallel, summed in order.
-pub fn corpus_ter(
+pub fn corpus_ter<'a, R: AsRef<[&'a str]> + Sync>(
     opts: TercomOptions,
     hypotheses: &[&str],
-    references: &[Vec<&str>],
+    references: &[R],
 ) -> Result<TerScore> {
     if hypotheses.is_empty() {
         return Err(Error::InvalidValue(
@@ -637,7 +637,7 @@ pub fn corpus_ter(
     let segments: Vec<Result<TerStats>> = hypotheses
         .par_iter()
         .zip(references.par_iter())
-        .map(|(h, r)| segment_stats(opts, h, r))
+        .map(|(h, r)| segment_stats(opts, h, r.as_ref()))
         .collect();
     let mut total = TerStats {
         edits: 0,

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
-use super::{check_same_length, first_error, items, run_detached, to_numpy, References, Texts};
+use super::{check_same_length, first_error, items, run_detached, to_numpy, TextRows};
 use crate::metrics::bleu::{
     bleu_batch as batch, bleu_tokens_batch, corpus_stats, Method, Param, PyExc, Raised, Segment,
     Smoothing,
@@ -464,26 +464,17 @@ fn bleu_batch<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let tokenizer = Tokenizer::from_name(tokenizer)?;
     let smoothing = smoothing(method, epsilon, alpha, k)?;
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let responses = responses.strs()?;
-    let scores = references.with_rows(|references| {
-        run_detached(py, || {
-            batch(
-                &responses,
-                references,
-                tokenizer,
-                &weights,
-                &smoothing,
-                auto_reweigh,
-            )
-        })
-    })??;
-    Ok(to_numpy(py, first_error(scores)?))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |responses, references| {
+        batch(
+            responses,
+            references,
+            tokenizer,
+            &weights,
+            &smoothing,
+            auto_reweigh,
+        )
+    })
 }
 
 /// Sentence BLEU per row of pre-tokenised responses and references (see `TokenRows`).

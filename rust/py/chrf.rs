@@ -4,7 +4,7 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::TextRows;
 use crate::metrics::chrf::{self, ChrfConfig};
 
 /// sacrebleu sentence chrF (0-100) of every row; each reference row is a str or a list of str.
@@ -31,17 +31,8 @@ fn sacrebleu_sentence_chrf<'py>(
         whitespace,
         eps_smoothing,
     )?;
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    let scores = first_error(run_detached(py, || {
-        chrf::sentence_chrf_batch(&cfg, &hyps, &refs)
-    })?)?;
-    Ok(to_numpy(py, scores))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |hyps, refs| chrf::sentence_chrf_batch(&cfg, hyps, refs))
 }
 
 /// sacrebleu corpus chrF over all rows, as `(score, statistics)` with the statistics summed over
@@ -68,14 +59,8 @@ fn sacrebleu_corpus_chrf<'py>(
         whitespace,
         eps_smoothing,
     )?;
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    Ok(run_detached(py, || chrf::corpus_chrf(&cfg, &hyps, &refs))??)
+    let rows = TextRows::new(responses, references)?;
+    Ok(rows.run(py, |hyps, refs| chrf::corpus_chrf(&cfg, hyps, refs))??)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,7 +3,7 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::TextRows;
 use crate::metrics::f1;
 
 /// promptflow-evals 0.3.5 `F1ScoreEvaluator` score of every row (the best over several references).
@@ -13,17 +13,8 @@ fn f1_score<'py>(
     responses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let answers = responses.strs()?;
-    let scores = references
-        .with_rows(|truths| run_detached(py, || f1::f1_score_batch(&answers, truths)))??;
-    let scores = first_error(scores)?;
-    Ok(to_numpy(py, scores))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |answers, truths| f1::f1_score_batch(answers, truths))
 }
 
 /// Exact match of every row: SQuAD-normalised with `normalize`, else plain string equality.
@@ -34,18 +25,10 @@ fn exact_match<'py>(
     references: &Bound<'py, PyAny>,
     normalize: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let answers = responses.strs()?;
-    let scores = references.with_rows(|truths| {
-        run_detached(py, || f1::exact_match_batch(&answers, truths, normalize))
-    })??;
-    let scores = first_error(scores)?;
-    Ok(to_numpy(py, scores))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |answers, truths| {
+        f1::exact_match_batch(answers, truths, normalize)
+    })
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -5,7 +5,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use super::bleu::{raise, TokenCorpus, TokenRows};
-use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::{first_error, run_detached, to_numpy, TextRows};
 use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch, gleu_tokens_batch};
 use crate::text::Tokenizer;
 
@@ -44,19 +44,10 @@ fn gleu_batch<'py>(
     max_len: i64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let tokenizer = Tokenizer::from_name(tokenizer)?;
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let responses = responses.strs()?;
-    let scores = references.with_rows(|references| {
-        run_detached(py, || {
-            batch(&responses, references, tokenizer, min_len, max_len)
-        })
-    })??;
-    Ok(to_numpy(py, first_error(scores)?))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |responses, references| {
+        batch(responses, references, tokenizer, min_len, max_len)
+    })
 }
 
 /// Sentence GLEU per row of pre-tokenised responses and references (see `TokenRows`).

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use rayon::prelude::*;
 
-use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::{run_detached, References, TextRows, Texts};
 use crate::metrics::meteor::{self as kernel, Params, Stems, Synonyms};
 use crate::metrics::wordnet;
 use crate::text::Tokenizer;
@@ -26,15 +26,10 @@ fn meteor<'py>(
 ) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
     let kind = Tokenizer::from_name(tokenizer)?;
     let params = Params { alpha, beta, gamma };
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    let scores = run_detached(py, || kernel::meteor_batch(&hyps, &refs, &params, kind))?;
-    Ok(to_numpy(py, first_error(scores)?))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |hyps, refs| {
+        kernel::meteor_batch(hyps, refs, &params, kind)
+    })
 }
 
 /// `meteor_score(references, hypothesis, ...)` on token lists. `lowercase` is the default

@@ -247,6 +247,50 @@ pub(crate) fn check_same_length(a: (&str, usize), b: (&str, usize)) -> PyResult<
     Ok(())
 }
 
+/// The two columns of a batch metric, validated: one response per row and its reference(s).
+pub(crate) struct TextRows<'py> {
+    responses: Texts<'py>,
+    references: References<'py>,
+}
+
+impl<'py> TextRows<'py> {
+    pub(crate) fn new(
+        responses: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
+    ) -> PyResult<Self> {
+        let responses = Texts::new(responses, "responses")?;
+        let references = References::new(references, "references")?;
+        check_same_length(
+            ("responses", responses.len()),
+            ("references", references.len()),
+        )?;
+        Ok(TextRows {
+            responses,
+            references,
+        })
+    }
+
+    /// Runs `f(responses, references of each row)` with the GIL released, on the shared pool.
+    pub(crate) fn run<O: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&[&str], &[&[&str]]) -> O + Send,
+    ) -> PyResult<O> {
+        let responses = self.responses.strs()?;
+        self.references
+            .with_rows(|references| run_detached(py, || f(&responses, references)))?
+    }
+
+    /// The per-row scores `f` computes, as a float64 array; the first failing row raises.
+    pub(crate) fn scores(
+        &self,
+        py: Python<'py>,
+        f: impl FnOnce(&[&str], &[&[&str]]) -> Vec<crate::error::Result<f64>> + Send,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(to_numpy(py, first_error(self.run(py, f)?)?))
+    }
+}
+
 /// A batch result as a numpy float64 array (no per-element Python objects).
 pub(crate) fn to_numpy(py: Python<'_>, values: Vec<f64>) -> Bound<'_, PyArray1<f64>> {
     PyArray1::from_vec(py, values)

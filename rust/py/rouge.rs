@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
 
-use super::{as_text, check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::{as_text, first_error, run_detached, to_numpy, TextRows, Texts};
 use crate::metrics::rouge::{self as kernel, Options, RougeType, Score};
 use crate::text::porter;
 use crate::text::rouge_tokenize::RougeTokenizer;
@@ -49,14 +49,9 @@ fn rouge<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let types = parse_types(&rouge_types)?;
     let opts = options(use_stemmer, split_summaries, tokenizer)?;
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    let rows = run_detached(py, || kernel::score_batch(&hyps, &refs, &types, &opts))?;
+    let rows = TextRows::new(responses, references)?.run(py, |hyps, refs| {
+        kernel::score_batch(hyps, refs, &types, &opts)
+    })?;
     let rows = first_error(rows)?;
     let out = PyDict::new(py);
     for (k, name) in rouge_types.iter().enumerate() {

@@ -3,7 +3,7 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::TextRows;
 use crate::metrics::sacrebleu_bleu::{self as bleu, BleuConfig, Smoothing};
 use crate::text::sacrebleu::SacrebleuTokenizer;
 
@@ -50,17 +50,8 @@ fn sacrebleu_sentence_bleu<'py>(
         max_ngram_order,
         effective_order,
     )?;
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    let scores = first_error(run_detached(py, || {
-        bleu::sentence_bleu_batch(&cfg, &hyps, &refs)
-    })?)?;
-    Ok(to_numpy(py, scores))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |hyps, refs| bleu::sentence_bleu_batch(&cfg, hyps, refs))
 }
 
 /// sacrebleu corpus BLEU over all rows, as `(score, counts, totals, precisions, bp, sys_len,
@@ -87,14 +78,8 @@ fn sacrebleu_corpus_bleu<'py>(
         max_ngram_order,
         effective_order,
     )?;
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    let s = run_detached(py, || bleu::corpus_bleu(&cfg, &hyps, &refs))??;
+    let rows = TextRows::new(responses, references)?;
+    let s = rows.run(py, |hyps, refs| bleu::corpus_bleu(&cfg, hyps, refs))??;
     Ok((
         s.score,
         s.counts,

@@ -3,7 +3,7 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::{check_same_length, first_error, run_detached, to_numpy, References, Texts};
+use super::TextRows;
 use crate::metrics::ter;
 use crate::text::ter_tokenize::TercomOptions;
 
@@ -25,17 +25,8 @@ fn sacrebleu_sentence_ter<'py>(
         asian_support,
         case_sensitive,
     };
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    let scores = first_error(run_detached(py, || {
-        ter::sentence_ter_batch(opts, &hyps, &refs)
-    })?)?;
-    Ok(to_numpy(py, scores))
+    let rows = TextRows::new(responses, references)?;
+    rows.scores(py, |hyps, refs| ter::sentence_ter_batch(opts, hyps, refs))
 }
 
 /// sacrebleu corpus TER over all rows, as `(score, num_edits, ref_length)`.
@@ -56,14 +47,8 @@ fn sacrebleu_corpus_ter<'py>(
         asian_support,
         case_sensitive,
     };
-    let responses = Texts::new(responses, "responses")?;
-    let references = References::new(references, "references")?;
-    check_same_length(
-        ("responses", responses.len()),
-        ("references", references.len()),
-    )?;
-    let (hyps, refs) = (responses.strs()?, references.strs()?);
-    let s = run_detached(py, || ter::corpus_ter(opts, &hyps, &refs))??;
+    let rows = TextRows::new(responses, references)?;
+    let s = rows.run(py, |hyps, refs| ter::corpus_ter(opts, hyps, refs))??;
     Ok((s.score, s.num_edits, s.ref_length))
 }
 

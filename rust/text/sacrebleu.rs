@@ -139,7 +139,7 @@ pub fn tokenize_char(line: &str) -> String {
 
 /// Where a two-character substitution puts its spaces.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum PairPad {
+pub(crate) enum PairPad {
     /// `(A)(B)` → `\1 \2 `
     After,
     /// `(A)(B)` → ` \1 \2`
@@ -148,7 +148,7 @@ enum PairPad {
 
 /// A regex substitution of the pattern `(A)(B)` (one code point each): matches are found left to
 /// right without overlap, so after a match the scan resumes behind its second character.
-fn split_pairs(
+pub(crate) fn split_pairs(
     text: &str,
     first: fn(char) -> bool,
     second: fn(char) -> bool,
@@ -177,7 +177,7 @@ fn split_pairs(
 }
 
 /// A regex substitution `(C)` → ` \1 ` for a one-code-point class `C`.
-fn pad_chars(text: &str, class: fn(char) -> bool) -> String {
+pub(crate) fn pad_chars(text: &str, class: fn(char) -> bool) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
         if class(c) {

@@ -3,6 +3,7 @@
 //! `'s`, periods and commas split unless next to digits), optional CJK splitting, optional
 //! punctuation removal, then whitespace collapsed.
 
+use super::sacrebleu::{pad_chars, split_pairs, PairPad};
 use super::unicode::{py_lower, py_split};
 
 /// The options of `TercomTokenizer` (and of `sacrebleu.metrics.TER`).
@@ -100,60 +101,6 @@ fn is_asian_split(c: char) -> bool {
 fn is_removed_punct(c: char, asian_support: bool) -> bool {
     matches!(c, '.' | ',' | '?' | ':' | ';' | '!' | '"' | '(' | ')')
         || (asian_support && (is_asian_punct(c) || is_full_width_punct(c)))
-}
-
-/// Where a two-character substitution puts its spaces.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PairPad {
-    /// `(A)(B)` → `\1 \2 `
-    After,
-    /// `(A)(B)` → ` \1 \2`
-    Before,
-}
-
-/// A regex substitution of the pattern `(A)(B)` (one code point each): matches are found left to
-/// right without overlap, so after a match the scan resumes behind its second character.
-fn split_pairs(
-    text: &str,
-    first: fn(char) -> bool,
-    second: fn(char) -> bool,
-    pad: PairPad,
-) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    let mut chars = text.chars().peekable();
-    while let Some(a) = chars.next() {
-        match chars.peek() {
-            Some(&b) if first(a) && second(b) => {
-                chars.next();
-                if pad == PairPad::Before {
-                    out.push(' ');
-                }
-                out.push(a);
-                out.push(' ');
-                out.push(b);
-                if pad == PairPad::After {
-                    out.push(' ');
-                }
-            }
-            _ => out.push(a),
-        }
-    }
-    out
-}
-
-/// A regex substitution `(C)` → ` \1 ` for a one-code-point class `C`.
-fn pad_chars(text: &str, class: fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if class(c) {
-            out.push(' ');
-            out.push(c);
-            out.push(' ');
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
