@@ -1,0 +1,106 @@
+"""Rate limits (RPM spacing, TPM estimated then corrected), the concurrency cap, and the client-wide
+pause on a 429 with Retry-After."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from conftest import FAST_RETRY
+from server import Reply
+
+from rapideval.llm import JudgeRequest, Limits, RetryPolicy, Sampling
+
+
+def _requests(n: int, metric: str = "m") -> list[JudgeRequest]:
+    return [JudgeRequest(i, metric, [{"role": "user", "content": f"row {i}"}]) for i in range(n)]
+
+
+def test_requests_per_minute_are_spaced_evenly(serve, client_for) -> None:
+    server = serve()
+    with client_for(server, limits=Limits(rpm=3000, tpm=None, concurrency=8)) as judge:  # 50 per second
+        run = judge.run(_requests(26))
+    assert all(r.ok for r in run)
+    arrivals = sorted(r.t for r in server.requests)
+    assert arrivals[-1] - arrivals[0] >= 25 / 50 * 0.95
+    # No 0.4 s window holds more than its share, give or take the jitter of opening connections.
+    for i, t in enumerate(arrivals):
+        assert sum(1 for u in arrivals[i:] if u < t + 0.4) <= 0.4 * 50 + 2
+
+
+def test_tokens_per_minute_estimated_before_and_corrected_after(serve, client_for) -> None:
+    # 60,000 TPM = 1,000 tokens/s, a bucket of 6,000; each call is estimated at 1,195 tokens (max_tokens 1,190
+    # + 5 of prompt): 5 fit at first, the 6th would wait ~1.2 s; the server reports ~6 tokens a call, and the
+    # refund lets the next 5 through as soon as the first 5 return (waves 0.3 s apart, not 1.2 s).
+    server = serve(latency=0.3)
+    limits = Limits(rpm=None, tpm=60_000, concurrency=32)
+    with client_for(server, limits=limits, sampling=Sampling(max_tokens=1190)) as judge:
+        started = time.monotonic()
+        run = judge.run(_requests(15))
+        elapsed = time.monotonic() - started
+    assert all(r.ok for r in run)
+    t0 = min(r.t for r in server.requests)
+    arrivals = [r.t - t0 for r in server.requests]
+    assert sum(1 for t in arrivals if t < 0.25) == 5  # the estimate held the others back
+    assert sum(1 for t in arrivals if t < 0.5) == 10  # the correction freed the bucket when the first 5 returned
+    assert max(arrivals) < 0.8 and elapsed < 1.5  # without the correction: ~11 s
+
+
+def test_concurrency_cap(serve, client_for) -> None:
+    lock = threading.Lock()
+    state = {"now": 0, "max": 0}
+
+    def script(rec):
+        with lock:
+            state["now"] += 1
+            state["max"] = max(state["max"], state["now"])
+        time.sleep(0.05)
+        with lock:
+            state["now"] -= 1
+        return None
+
+    server = serve(script=script)
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=3)) as judge:
+        run = judge.run(_requests(12))
+    assert all(r.ok for r in run) and server.count == 12
+    assert state["max"] == 3
+
+
+def test_retry_after_pauses_the_whole_client(serve, client_for) -> None:
+    first: dict[str, float] = {}
+
+    def script(rec):
+        if rec.index == 0:
+            first["t"] = time.monotonic()
+            return Reply(status=429, headers={"retry-after-ms": "400"})
+        return Reply(delay=0.05)
+
+    server = serve(script=script)
+    retry = RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.002, max_retry_after=5)
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=4), retry=retry) as judge:
+        run = judge.run(_requests(12))
+    assert all(r.ok for r in run) and server.count == 13
+    t429 = first["t"]
+    later = [r.t - t429 for r in server.requests if r.t > t429 + 0.02]
+    # The 3 other first-wave calls were already sent; every call sent after the 429 waited for the pause.
+    assert len(later) == 9 and min(later) >= 0.39
+    retried = [r for r in run if r.usage.retries]
+    assert len(retried) == 1 and retried[0].usage.calls == 2
+
+
+def test_retry_after_is_capped(serve, client_for) -> None:
+    server = serve(script=lambda rec: Reply(status=429, headers={"retry-after": "3600"}) if rec.index == 0 else None)
+    retry = RetryPolicy(max_attempts=2, base_delay=0.001, max_delay=0.002, max_retry_after=0.1)
+    with client_for(server, retry=retry) as judge:
+        started = time.monotonic()
+        result = judge.judge([{"role": "user", "content": "x"}])
+    assert result.ok and time.monotonic() - started < 1.0
+
+
+def test_limits_validate() -> None:
+    import pytest
+
+    for bad in ({"rpm": 0}, {"tpm": -1}, {"concurrency": 0}, {"timeout": float("nan")}):
+        with pytest.raises(ValueError):
+            Limits(**bad)
+    assert FAST_RETRY.max_attempts == 4
