@@ -103,8 +103,7 @@ class JudgeServer:
         self.requests: list[Recorded] = []
         self.count = 0
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), _handler_class(self))
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
@@ -200,6 +199,11 @@ class JudgeServer:
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
         return json.dumps(out).encode()
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # the default listen backlog of 5 refuses connections under load
+    daemon_threads = True
 
 
 def _error_body(message: str, kind: str) -> bytes:
