@@ -11,10 +11,10 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from pydantic import BaseModel, Field  # noqa: E402
-from server import JudgeServer  # noqa: E402
+from pydantic import BaseModel, Field
+from server import JudgeServer
 
-from rapideval.llm import JudgeClient, Limits, RetryPolicy  # noqa: E402
+from rapideval.llm import JudgeClient, Limits, RetryPolicy
 
 SECRET = "sk-test-SECRET-9f8e7d6c5b4a"
 FAST_RETRY = RetryPolicy(max_attempts=4, base_delay=0.005, max_delay=0.02, max_retry_after=0.5)

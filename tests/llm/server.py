@@ -9,8 +9,9 @@ the test can recompute on its own), ``script(request) -> Reply | None`` override
 codes, Retry-After, latency, hangs, malformed bodies, truncated or wrong output). Every request is
 recorded with its arrival time, path, headers and JSON body so tests assert what reached the wire.
 
-Run as a script (``python tests/llm/server.py --latency 0.02``) it serves in its own process and
-prints its base URL on the first line of stdout (used by the benchmarks and the kill -9 test).
+Run as a script (``python tests/llm/server.py --latency 0.02``) it serves in its own process until its
+stdin closes, prints its base URL on the first line of stdout, and answers ``GET /stats`` with the
+request count and arrival times (used by benches/bench_llm.py).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 __all__ = ["JudgeServer", "Recorded", "Reply", "default_answer", "default_embedding", "prompt_text"]
 
@@ -220,7 +222,7 @@ def _handler_class(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
             # client's delayed ACK add ~40 ms to every response.
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        def do_POST(self) -> None:
             try:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 headers = {k.lower(): v for k, v in self.headers.items()}
@@ -238,7 +240,17 @@ def _handler_class(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
                 # The client gave up (a hang past its timeout): nothing to answer.
                 self.close_connection = True
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib signature)
+        def do_GET(self) -> None:
+            # GET /stats: the arrival times (time.monotonic of this process) of the requests recorded so far.
+            with server._lock:
+                payload = json.dumps({"count": server.count, "arrivals": [r.t for r in server.requests]}).encode()
+            self.send_response(200 if self.path == "/stats" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
     return Handler

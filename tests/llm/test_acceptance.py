@@ -26,7 +26,9 @@ def _faulty():
     def script(rec):
         with lock:
             x = rng.random()
-            kind = "429" if x < 0.20 else "5xx" if x < 0.25 else "malformed" if x < 0.30 else "hang" if x < 0.32 else "ok"
+            kind = (
+                "429" if x < 0.20 else "5xx" if x < 0.25 else "malformed" if x < 0.30 else "hang" if x < 0.32 else "ok"
+            )
             tally[kind] += 1
         if kind == "429":
             return Reply(status=429, headers={"retry-after-ms": "5"})
@@ -81,7 +83,10 @@ def test_two_thousand_calls_with_faults_then_rerun(serve, client_for, tmp_path) 
     assert run.usage.retries >= tally["429"] + tally["5xx"] + tally["hang"] - 10 * len(failed)
     # Calls that timed out before the server read them count on our side only.
     assert server.count <= run.usage.calls
-    print(f"\n{ROWS} rows, {server.count} calls, {elapsed:.1f} s; faults {tally}; failures", [(f.cause, f.attempts) for f in failed])
+    print(
+        f"\n{ROWS} rows, {server.count} calls, {elapsed:.1f} s; faults {tally}; failures",
+        [(f.cause, f.attempts) for f in failed],
+    )
 
     seen = server.count
     with client_for(server, cache=path, limits=limits, retry=retry) as judge:

@@ -66,7 +66,8 @@ def test_unknown_price_is_none_not_zero(serve, client_for) -> None:
 def test_dry_run_renders_and_estimates_without_calling(serve, client_for) -> None:
     server = serve()
     reqs = [_req(i, "relevance", f"q{i} " + "q " * 9) for i in range(4)] + [
-        _req(i, "faithfulness", "x" * 400, votes=3, sampling=Sampling(temperature=0.7, max_tokens=100)) for i in range(2)
+        _req(i, "faithfulness", "x" * 400, votes=3, sampling=Sampling(temperature=0.7, max_tokens=100))
+        for i in range(2)
     ]
     with client_for(server, model="gpt-4o-mini") as judge:
         judge.judge(reqs[0].messages, schema=Rating, field="score")  # now cached
@@ -110,9 +111,8 @@ def test_cost_budget_with_cached_rows_still_served(serve, client_for) -> None:
 
 
 def test_cost_budget_needs_prices(serve, client_for) -> None:
-    with client_for(serve(), model="mystery") as judge:
-        with pytest.raises(ValueError, match="mystery"):
-            judge.run([_req(0, "m", "x")], budget=Budget(max_cost_usd=1.0))
+    with client_for(serve(), model="mystery") as judge, pytest.raises(ValueError, match="mystery"):
+        judge.run([_req(0, "m", "x")], budget=Budget(max_cost_usd=1.0))
 
 
 def test_token_budget(serve, client_for) -> None:
@@ -123,5 +123,8 @@ def test_token_budget(serve, client_for) -> None:
     # Each call reserves 105 tokens and settles at ~5: the budget admits calls while real use stays low.
     assert all(isinstance(r, JudgeResult) for r in run) and run.stopped is None
     with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
-        run = judge.run([_req(i, "m", f"other {i}", sampling=Sampling(max_tokens=400)) for i in range(3)], budget=Budget(max_tokens=350))
+        run = judge.run(
+            [_req(i, "m", f"other {i}", sampling=Sampling(max_tokens=400)) for i in range(3)],
+            budget=Budget(max_tokens=350),
+        )
     assert all(isinstance(r, JudgeFailure) and r.cause == "budget" for r in run)

@@ -14,18 +14,22 @@ import time
 from conftest import Rating
 from server import Reply, prompt_text
 
-from rapideval.llm import JudgeCache, JudgeRequest, JudgeResult, Sampling
+from rapideval.llm import JudgeCache, JudgeRequest, Sampling
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
 def _rows(n: int) -> list[JudgeRequest]:
-    return [JudgeRequest(i, "m", [{"role": "user", "content": f"row {i} " + "w " * i}], Rating, "score") for i in range(n)]
+    return [
+        JudgeRequest(i, "m", [{"role": "user", "content": f"row {i} " + "w " * i}], Rating, "score") for i in range(n)
+    ]
 
 
 def test_rerun_makes_no_calls_for_what_succeeded(serve, client_for, tmp_path) -> None:
-    server = serve(script=lambda rec: Reply(status=400) if prompt_text(rec.body).startswith("row 3 ") and rec.index < 8 else None)
+    server = serve(
+        script=lambda rec: Reply(status=400) if prompt_text(rec.body).startswith("row 3 ") and rec.index < 8 else None
+    )
     path = tmp_path / "c.sqlite3"
     with client_for(server, cache=path) as judge:
         first = judge.run(_rows(8))

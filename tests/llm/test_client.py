@@ -136,7 +136,9 @@ def test_per_request_sampling_does_not_touch_the_client(serve, client_for) -> No
 
 def test_max_completion_tokens_for_reasoning_models(serve, client_for) -> None:
     server = serve()
-    with client_for(server, sampling=Sampling(temperature=None, max_tokens=300, max_tokens_param="max_completion_tokens")) as judge:
+    with client_for(
+        server, sampling=Sampling(temperature=None, max_tokens=300, max_tokens_param="max_completion_tokens")
+    ) as judge:
         judge.judge(ASK)
     body = server.requests[0].body
     assert body["max_completion_tokens"] == 300 and "max_tokens" not in body and "temperature" not in body

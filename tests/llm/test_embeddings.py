@@ -46,7 +46,8 @@ def test_embeddings_retry_and_rate_limit(serve, client_for) -> None:
         vectors = judge.embed([f"t{i}" for i in range(6)], batch_size=1)
     assert vectors.shape == (6, 8) and server.count == 7
     arrivals = sorted(r.t for r in server.requests)
-    assert arrivals[-1] - arrivals[0] >= 6 * 0.05 * 0.9  # 20 per second
+    # 20 per second after a burst of 2: 0.25 s (unlimited: ~0.01 s); the margin absorbs connection set-up.
+    assert arrivals[-1] - arrivals[0] >= (7 - 2) * 0.05 * 0.6
 
 
 def test_failed_batch_raises_after_the_others_are_cached(serve, client_for) -> None:

@@ -3,6 +3,7 @@ pause on a 429 with Retry-After."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 
@@ -12,20 +13,28 @@ from server import Reply
 from rapideval.llm import JudgeRequest, Limits, RetryPolicy, Sampling
 
 
-def _requests(n: int, metric: str = "m") -> list[JudgeRequest]:
-    return [JudgeRequest(i, metric, [{"role": "user", "content": f"row {i}"}]) for i in range(n)]
+def _requests(n: int, tag: str = "row") -> list[JudgeRequest]:
+    return [JudgeRequest(i, "m", [{"role": "user", "content": f"{tag} {i}"}]) for i in range(n)]
 
 
 def test_requests_per_minute_are_spaced_evenly(serve, client_for) -> None:
     server = serve()
-    with client_for(server, limits=Limits(rpm=3000, tpm=None, concurrency=8)) as judge:  # 50 per second
-        run = judge.run(_requests(26))
+    judge = client_for(server, limits=Limits(rpm=3000, tpm=None, concurrency=8))  # 50 per second
+
+    async def main():
+        async with judge:
+            # Set up the connections first: on a loaded machine their set-up delays the first arrivals.
+            await asyncio.gather(*(judge.ajudge([{"role": "user", "content": f"warm {i}"}]) for i in range(5)))
+            await asyncio.sleep(0.2)  # let the bucket drain
+            return await judge.arun(_requests(26))
+
+    run = asyncio.run(main())
     assert all(r.ok for r in run)
-    arrivals = sorted(r.t for r in server.requests)
-    assert arrivals[-1] - arrivals[0] >= 25 / 50 * 0.95
-    # No 0.4 s window holds more than its share, give or take the jitter of opening connections.
+    arrivals = sorted(r.t for r in server.requests[5:])
+    # A burst of a tenth of a second (5 requests), then one every 20 ms: 0.42 s (unlimited: ~0.05 s).
+    assert arrivals[-1] - arrivals[0] >= (26 - 5) / 50 * 0.9
     for i, t in enumerate(arrivals):
-        assert sum(1 for u in arrivals[i:] if u < t + 0.4) <= 0.4 * 50 + 2
+        assert sum(1 for u in arrivals[i:] if u < t + 0.2) <= 0.2 * 50 + 5
 
 
 def test_tokens_per_minute_estimated_before_and_corrected_after(serve, client_for) -> None:

@@ -35,7 +35,8 @@ def test_transient_errors_are_retried(serve, client_for, reply) -> None:
 
 
 @pytest.mark.parametrize(
-    ("status", "cause"), [(400, "bad_request"), (401, "auth"), (403, "auth"), (404, "bad_request"), (422, "bad_request")]
+    ("status", "cause"),
+    [(400, "bad_request"), (401, "auth"), (403, "auth"), (404, "bad_request"), (422, "bad_request")],
 )
 def test_other_errors_fail_the_row_at_once(serve, client_for, status, cause) -> None:
     server = serve(script=lambda rec: Reply(status=status))

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from conftest import Rating, Verdict
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 from server import Reply, prompt_text
 
 from rapideval.llm import JudgeFailure, JudgeResult
@@ -23,7 +23,10 @@ ASK = [{"role": "user", "content": "rate this answer"}]
         ('  \n{"score": 3}\n', {"score": 3}),
         ('Sure! ```json\n{"score": 4}\n``` Hope this helps.', {"score": 4}),
         ('```\n{"score": 2}\n```', {"score": 2}),
-        ('The verdict is {"reason": "a } in {text}", "passed": true} and more {', {"reason": "a } in {text}", "passed": True}),
+        (
+            'The verdict is {"reason": "a } in {text}", "passed": true} and more {',
+            {"reason": "a } in {text}", "passed": True},
+        ),
         ('{broken {"score": 5}', {"score": 5}),
         ('```json\n{oops}\n``` then {"score": 1}', {"score": 1}),
     ],
@@ -67,7 +70,7 @@ def test_json_schema_response_format_reaches_the_server(serve, client_for) -> No
     server = serve()
     with client_for(server) as judge:
         result = judge.judge(ASK, schema=Rating, field="score")
-    assert isinstance(result, JudgeResult) and result.value == 1 + len("rate this answer".split()) % 5
+    assert isinstance(result, JudgeResult) and result.value == 1 + len(["rate", "this", "answer"]) % 5
     fmt = server.requests[0].body["response_format"]
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
     assert fmt["json_schema"]["schema"]["properties"]["score"] == {

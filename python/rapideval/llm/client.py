@@ -102,9 +102,14 @@ class _LoopState:
         self.loop = loop
         self.oai = oai
         self.sem = asyncio.Semaphore(limits.concurrency)
-        # Requests are spaced evenly (a bucket of one): providers enforce RPM over sub-minute windows (OpenAI
-        # may enforce 60,000 RPM as 1,000 per second), so a minute-sized burst only draws 429s.
-        self.rpm = AsyncLimiter(1, 60.0 / limits.rpm) if limits.rpm else None
+        # Requests are spaced evenly: providers enforce RPM over sub-minute windows (OpenAI may enforce
+        # 60,000 RPM as 1,000 per second), so a minute-sized burst only draws 429s. The bucket holds a tenth
+        # of a second of requests (at least 2) so that the event loop's late wake-ups are caught up.
+        if limits.rpm:
+            burst = max(2.0, limits.rpm / 600)
+            self.rpm: AsyncLimiter | None = AsyncLimiter(burst, burst * 60.0 / limits.rpm)
+        else:
+            self.rpm = None
         # Tokens may burst up to six seconds' worth.
         self.tpm = _Bucket(limits.tpm / 10, 6.0) if limits.tpm else None
 
@@ -112,7 +117,7 @@ class _LoopState:
 class _Acct:
     """Mutable usage of one request while it runs."""
 
-    __slots__ = ("calls", "prompt", "completion", "latency", "retries")
+    __slots__ = ("calls", "completion", "latency", "prompt", "retries")
 
     def __init__(self) -> None:
         self.calls = self.prompt = self.completion = self.retries = 0
@@ -165,11 +170,9 @@ class _Run:
 class _Ctx:
     """One judge request in flight: what to send and where its usage goes."""
 
-    __slots__ = ("model", "sampling", "schema", "acct", "run")
+    __slots__ = ("acct", "model", "run", "sampling", "schema")
 
-    def __init__(
-        self, model: str, sampling: Sampling, schema: type[BaseModel] | None, acct: _Acct, run: _Run
-    ) -> None:
+    def __init__(self, model: str, sampling: Sampling, schema: type[BaseModel] | None, acct: _Acct, run: _Run) -> None:
         self.model, self.sampling, self.schema, self.acct, self.run = model, sampling, schema, acct, run
 
 
@@ -275,7 +278,11 @@ class JudgeClient:
     ) -> None:
         self.model = model or os.environ.get("RAPIDEVAL_JUDGE_MODEL") or DEFAULT_MODEL
         self.embedding_model = embedding_model or os.environ.get("RAPIDEVAL_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL
-        for name, value, kind in (("sampling", sampling, Sampling), ("limits", limits, Limits), ("retry", retry, RetryPolicy)):
+        for name, value, kind in (
+            ("sampling", sampling, Sampling),
+            ("limits", limits, Limits),
+            ("retry", retry, RetryPolicy),
+        ):
             if not isinstance(value, kind):
                 raise TypeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
         self.sampling, self.limits, self.retry = sampling, limits, retry
@@ -306,7 +313,9 @@ class JudgeClient:
             self._factory = lambda: client().with_options(max_retries=0, timeout=limits.timeout)
             self._owns_oai = True
         else:
-            raise TypeError(f"client must be an openai.AsyncOpenAI or a function making one, got {type(client).__name__}")
+            raise TypeError(
+                f"client must be an openai.AsyncOpenAI or a function making one, got {type(client).__name__}"
+            )
         first = self._factory()  # the openai client raises now, not at the first call, without a key
         self._secret = _Secret(first.api_key) if isinstance(first.api_key, str) and first.api_key else None
         self.base_url = str(first.base_url)
@@ -332,13 +341,13 @@ class JudgeClient:
         openai client reads ``AZURE_OPENAI_ENDPOINT``, ``OPENAI_API_VERSION`` and ``AZURE_OPENAI_API_KEY``
         for what is not given. Other keyword arguments are those of :class:`JudgeClient`."""
 
+        given = {"azure_endpoint": endpoint, "api_version": api_version, "api_key": api_key}
+        settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+        if azure_ad_token_provider is not None:
+            settings["azure_ad_token_provider"] = azure_ad_token_provider
+
         def factory() -> openai.AsyncOpenAI:
-            return openai.AsyncAzureOpenAI(
-                azure_endpoint=endpoint,
-                api_version=api_version,
-                api_key=api_key,
-                azure_ad_token_provider=azure_ad_token_provider,  # type: ignore[arg-type]
-            )
+            return openai.AsyncAzureOpenAI(**settings)
 
         return cls(deployment, client=factory, **options)
 
@@ -469,6 +478,7 @@ class JudgeClient:
                 run.settle(reservation, model, 0, 0)
                 raise _Failed("invalid_response", f"the {kind} response body is not JSON") from None
             if not isinstance(data, dict):
+                run.settle(reservation, model, 0, 0)
                 raise _Failed("invalid_response", f"the {kind} response body is not a JSON object")
             usage = data.get("usage")
             if isinstance(usage, dict):
@@ -590,9 +600,7 @@ class JudgeClient:
             }
         )
 
-    def _result(
-        self, req: JudgeRequest, verdicts: list[Any], usage: Usage, cached: bool
-    ) -> JudgeResult:
+    def _result(self, req: JudgeRequest, verdicts: list[Any], usage: Usage, cached: bool) -> JudgeResult:
         values = [getattr(v, req.field) for v in verdicts] if req.field is not None else verdicts
         if req.votes == 1:
             value, agreement = values[0], None
@@ -602,34 +610,39 @@ class JudgeClient:
             req.row, req.metric, value, tuple(verdicts), agreement, req.votes - len(verdicts), usage, cached
         )
 
+    def _cached(self, req: JudgeRequest, key: str) -> JudgeResult | None:
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is None:
+            return None
+        try:
+            verdicts = [r if req.schema is None else parse_output(r, req.schema) for r in hit["replies"]]
+        except OutputError:
+            return None  # the schema's validation changed since this was cached: judge again
+        return self._result(req, verdicts, Usage(cache_hits=1), cached=True)
+
     async def _judge(self, req: JudgeRequest, run: _Run) -> JudgeResult | JudgeFailure:
         model = req.model or self.model
         sampling = req.sampling or self.sampling
         acct = _Acct()
+        result: JudgeResult | JudgeFailure | None
         try:
             key = self._request_key(req, model, sampling)
-            if self.cache is not None and (hit := self.cache.get(key)) is not None:
-                try:
-                    verdicts = [r if req.schema is None else parse_output(r, req.schema) for r in hit["replies"]]
-                    usage = Usage(cache_hits=1)
-                    self._usage = self._usage + usage
-                    return self._result(req, verdicts, usage, cached=True)
-                except OutputError:
-                    pass  # the schema's validation changed since it was cached: judge again
-            good, bad = await self._votes(_Ctx(model, sampling, req.schema, acct, run), req)
-            if not good:
-                raise bad[0]
-            usage = acct.usage(model, self.prices)
-            result = self._result(req, [v for v, _ in good], usage, cached=False)
-            if self.cache is not None:
-                self.cache.put(key, model, {"replies": [raw for _, raw in good]})
+            result = self._cached(req, key)
+            if result is None:
+                good, bad = await self._votes(_Ctx(model, sampling, req.schema, acct, run), req)
+                if not good:
+                    raise bad[0]
+                result = self._result(req, [v for v, _ in good], acct.usage(model, self.prices), cached=False)
+                if self.cache is not None:
+                    self.cache.put(key, model, {"replies": [raw for _, raw in good]})
         except _Failed as f:
             usage = acct.usage(model, self.prices)
             result = JudgeFailure(req.row, req.metric, f.cause, acct.calls, self._scrub(f.message), usage)
-        except Exception as e:  # noqa: BLE001 - one request's bug must not end a run of thousands
+        except Exception as e:
             log.exception("judge request (row=%r, metric=%r) failed unexpectedly", req.row, req.metric)
             usage = acct.usage(model, self.prices)
-            result = JudgeFailure(req.row, req.metric, "error", acct.calls, self._scrub(f"{type(e).__name__}: {e}"), usage)
+            message = self._scrub(f"{type(e).__name__}: {e}")
+            result = JudgeFailure(req.row, req.metric, "error", acct.calls, message, usage)
         self._usage = self._usage + result.usage
         return result
 
@@ -670,7 +683,9 @@ class JudgeClient:
             if not isinstance(r, JudgeRequest):
                 raise TypeError(f"requests[{i}]: expected a JudgeRequest, got {type(r).__name__}")
         if budget is not None and budget.max_cost_usd is not None:
-            unpriced = sorted({r.model or self.model for r in reqs if price_of(r.model or self.model, self.prices) is None})
+            unpriced = sorted(
+                {r.model or self.model for r in reqs if price_of(r.model or self.model, self.prices) is None}
+            )
             if unpriced:
                 raise ValueError(f"budget.max_cost_usd needs a price for {unpriced}: pass prices={{model: (in, out)}}")
         run = _Run(budget, self.prices)
@@ -749,7 +764,7 @@ class JudgeClient:
         model = model or self.embedding_model
         keys = [cache_key({"kind": "embedding", "model": model, "dimensions": dimensions, "input": t}) for t in items]
         found = self.cache.get_vectors(list(dict.fromkeys(keys))) if self.cache is not None else {}
-        todo = list({k: t for k, t in zip(keys, items) if k not in found}.items())
+        todo = list({k: t for k, t in zip(keys, items, strict=True) if k not in found}.items())
         run = _Run(None, self.prices)
 
         async def batch(part: list[tuple[str, str]]) -> None:
@@ -758,15 +773,18 @@ class JudgeClient:
             if dimensions is not None:
                 body["dimensions"] = dimensions
             try:
-                data = await self._post("embeddings", body, (_prompt_tokens([{"content": t} for _, t in part]), 0), model, acct, run)
+                data = await self._post(
+                    "embeddings", body, (_prompt_tokens([{"content": t} for _, t in part]), 0), model, acct, run
+                )
                 vectors = _decode_embeddings(data, len(part))
             except _Failed as f:
                 raise JudgeError(f.cause, self._scrub(f.message), acct.calls) from None
             finally:
                 self._usage = self._usage + acct.usage(model, self.prices)
-            found.update(zip((k for k, _ in part), vectors))
+            fresh = list(zip((k for k, _ in part), vectors, strict=True))
+            found.update(fresh)
             if self.cache is not None:
-                self.cache.put_vectors(model, zip((k for k, _ in part), vectors))
+                self.cache.put_vectors(model, fresh)
 
         parts = [todo[i : i + batch_size] for i in range(0, len(todo), batch_size)]
         outcomes = await asyncio.gather(*(batch(p) for p in parts), return_exceptions=True)
@@ -788,7 +806,9 @@ class JudgeClient:
 def _decode_embeddings(data: dict[str, Any], expected: int) -> list[np.ndarray]:
     rows = data.get("data")
     if not isinstance(rows, list) or len(rows) != expected:
-        raise _Failed("invalid_response", f"expected {expected} embeddings, got {len(rows) if isinstance(rows, list) else 0}")
+        raise _Failed(
+            "invalid_response", f"expected {expected} embeddings, got {len(rows) if isinstance(rows, list) else 0}"
+        )
     out = []
     try:
         for row in sorted(rows, key=lambda r: r.get("index", 0)):

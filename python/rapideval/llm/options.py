@@ -44,14 +44,18 @@ class Sampling:
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
-        if self.temperature is not None and not (isinstance(self.temperature, (int, float)) and 0 <= self.temperature <= 2):
+        if self.temperature is not None and not (
+            isinstance(self.temperature, (int, float)) and 0 <= self.temperature <= 2
+        ):
             raise ValueError(f"temperature must be in [0, 2], got {self.temperature!r}")
         if self.top_p is not None and not (isinstance(self.top_p, (int, float)) and 0 < self.top_p <= 1):
             raise ValueError(f"top_p must be in (0, 1], got {self.top_p!r}")
         if self.max_tokens is not None and (not isinstance(self.max_tokens, int) or self.max_tokens < 1):
             raise ValueError(f"max_tokens must be a positive int, got {self.max_tokens!r}")
         if self.max_tokens_param not in ("max_tokens", "max_completion_tokens"):
-            raise ValueError(f"max_tokens_param must be 'max_tokens' or 'max_completion_tokens', got {self.max_tokens_param!r}")
+            raise ValueError(
+                f"max_tokens_param must be 'max_tokens' or 'max_completion_tokens', got {self.max_tokens_param!r}"
+            )
         if isinstance(self.stop, str):
             object.__setattr__(self, "stop", (self.stop,))
         elif self.stop is not None:

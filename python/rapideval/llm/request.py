@@ -53,9 +53,8 @@ class JudgeRequest:
             raise TypeError(f"{where}: metric must be a str")
         if self.schema is not None and not (isinstance(self.schema, type) and issubclass(self.schema, BaseModel)):
             raise TypeError(f"{where}: schema must be a pydantic BaseModel subclass, got {self.schema!r}")
-        if self.field is not None:
-            if self.schema is None or self.field not in self.schema.model_fields:
-                raise ValueError(f"{where}: field {self.field!r} is not a field of the schema")
+        if self.field is not None and (self.schema is None or self.field not in self.schema.model_fields):
+            raise ValueError(f"{where}: field {self.field!r} is not a field of the schema")
         if isinstance(self.votes, bool) or not isinstance(self.votes, int) or self.votes < 1:
             raise ValueError(f"{where}: votes must be a positive int, got {self.votes!r}")
         if self.votes > 1 and self.schema is not None and self.field is None:

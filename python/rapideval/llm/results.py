@@ -180,4 +180,4 @@ class DryRun:
             for i, v in enumerate((e.requests, e.calls, e.cached, e.prompt_tokens, e.completion_tokens)):
                 sums[i] += v
             cost = None if cost is None or e.cost_usd is None else cost + e.cost_usd
-        return Estimate(*sums, cost_usd=cost)
+        return Estimate(sums[0], sums[1], sums[2], sums[3], sums[4], cost)

@@ -115,9 +115,7 @@ def parse_output(text: str | None, model: type[BaseModel]) -> BaseModel:
         raise OutputError(problems) from None
 
 
-REPAIR_PROMPT = (
-    "Your reply could not be used: {error}. Reply again with only the JSON object, valid under the schema."
-)
+REPAIR_PROMPT = "Your reply could not be used: {error}. Reply again with only the JSON object, valid under the schema."
 
 
 def repair_messages(messages: Sequence[Mapping[str, Any]], reply: str | None, error: str) -> list[Mapping[str, Any]]:
