@@ -7,9 +7,9 @@ import time
 
 import pytest
 from conftest import Rating
-from server import Reply, prompt_text
-
+from pydantic import BaseModel, field_validator
 from rapideval.llm import JudgeFailure, JudgeRequest, JudgeResult, Limits, RetryPolicy
+from server import Reply, prompt_text
 
 ASK = [{"role": "user", "content": "one two three"}]
 
@@ -89,3 +89,25 @@ def test_connection_refused(client_for, serve) -> None:
     with client_for(server, retry=retry) as judge:
         result = judge.judge(ASK)
     assert isinstance(result, JudgeFailure) and result.cause == "connection" and result.attempts == 2
+
+
+def test_a_bug_in_a_validator_is_a_typed_failure_and_the_run_goes_on(serve, client_for, caplog) -> None:
+    class Fragile(BaseModel):
+        score: int
+
+        @field_validator("score")
+        @classmethod
+        def explode(cls, v: int) -> int:
+            if v == 3:
+                raise RuntimeError("validator bug")  # not a ValueError: pydantic lets it through
+            return v
+
+    server = serve()
+    with client_for(server) as judge:
+        run = judge.run(
+            [JudgeRequest(i, "m", [{"role": "user", "content": "w " * i}], Fragile, "score") for i in (1, 2)]
+        )
+    ok, bug = run.results
+    assert isinstance(ok, JudgeResult) and ok.value == 2
+    assert isinstance(bug, JudgeFailure) and bug.cause == "error" and "RuntimeError: validator bug" in bug.message
+    assert "failed unexpectedly" in caplog.text

@@ -665,8 +665,22 @@ class JudgeClient:
         req = JudgeRequest(row, metric, tuple(messages), schema, field, votes, combine, sampling, model)
         return await self._judge(req, _Run(None, self.prices))
 
-    def judge(self, messages: Sequence[Mapping[str, Any]], **kwargs: Any) -> JudgeResult | JudgeFailure:
-        return self._sync("judge", lambda: self.ajudge(messages, **kwargs))
+    def judge(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        schema: type[BaseModel] | None = None,
+        field: str | None = None,
+        votes: int = 1,
+        combine: Combine = "auto",
+        sampling: Sampling | None = None,
+        model: str | None = None,
+        row: Hashable = 0,
+        metric: str = "judge",
+    ) -> JudgeResult | JudgeFailure:
+        """Sync :meth:`ajudge`."""
+        req = JudgeRequest(row, metric, tuple(messages), schema, field, votes, combine, sampling, model)
+        return self._sync("judge", lambda: self._judge(req, _Run(None, self.prices)))
 
     async def arun(
         self, requests: Iterable[JudgeRequest], *, budget: Budget | None = None, progress: bool | None = None
@@ -718,6 +732,7 @@ class JudgeClient:
     def run(
         self, requests: Iterable[JudgeRequest], *, budget: Budget | None = None, progress: bool | None = None
     ) -> JudgeRun:
+        """Sync :meth:`arun`."""
         reqs = list(requests)
         return self._sync("run", lambda: self.arun(reqs, budget=budget, progress=progress))
 
@@ -798,9 +813,14 @@ class JudgeClient:
             raise JudgeError("invalid_response", f"embeddings of different sizes {sorted(dims)}", 0)
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
 
-    def embed(self, texts: Iterable[str], **kwargs: Any) -> np.ndarray:
+    def embed(
+        self, texts: Iterable[str], *, model: str | None = None, batch_size: int = 256, dimensions: int | None = None
+    ) -> np.ndarray:
+        """Sync :meth:`aembed`."""
         items = list(texts)
-        return self._sync("embed", lambda: self.aembed(items, **kwargs))
+        return self._sync(
+            "embed", lambda: self.aembed(items, model=model, batch_size=batch_size, dimensions=dimensions)
+        )
 
 
 def _decode_embeddings(data: dict[str, Any], expected: int) -> list[np.ndarray]:
