@@ -1,4 +1,4 @@
-"""The judge runtime against the loopback OpenAI-compatible server (tests/llm/server.py) in its own process.
+"""The judge runtime against the loopback OpenAI-compatible server (tests/llm/judge_server.py) in its own process.
 
     PYTHONPATH=python python benches/bench_llm.py [--seconds 30] [--calls 3000]
 
@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from rapideval.llm import JudgeClient, JudgeRequest, Limits
 
-SERVER = pathlib.Path(__file__).resolve().parents[1] / "tests" / "llm" / "server.py"
+SERVER = pathlib.Path(__file__).resolve().parents[1] / "tests" / "llm" / "judge_server.py"
 
 
 class Rating(BaseModel):

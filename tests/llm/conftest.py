@@ -11,23 +11,9 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from pydantic import BaseModel, Field
-from server import JudgeServer
-
-from rapideval.llm import JudgeClient, Limits, RetryPolicy
-
-SECRET = "sk-test-SECRET-9f8e7d6c5b4a"
-FAST_RETRY = RetryPolicy(max_attempts=4, base_delay=0.005, max_delay=0.02, max_retry_after=0.5)
-NO_LIMITS = Limits(rpm=None, tpm=None, concurrency=16, timeout=2.0)
-
-
-class Rating(BaseModel):
-    score: int = Field(ge=1, le=5)
-
-
-class Verdict(BaseModel):
-    reason: str
-    passed: bool
+from judge_helpers import FAST_RETRY, NO_LIMITS, SECRET
+from judge_server import JudgeServer
+from rapideval.llm import JudgeClient
 
 
 @pytest.fixture

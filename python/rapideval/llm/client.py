@@ -78,7 +78,10 @@ class _Failed(Exception):
 
 
 class _Bucket(AsyncLimiter):
-    """aiolimiter's leaky bucket, plus settling a call's estimate once its real usage is known."""
+    """aiolimiter's leaky bucket, plus settling a call's estimate once its real usage is known.
+
+    aiolimiter has no public way to return or add capacity; ``settle`` uses its ``_leak``, ``_level`` and
+    ``_wake_next``, unchanged since 1.2 (the dependency is pinned to ``>=1.2,<2``)."""
 
     __slots__ = ()
 
@@ -123,9 +126,9 @@ class _Acct:
         self.calls = self.prompt = self.completion = self.retries = 0
         self.latency = 0.0
 
-    def usage(self, model: str, prices: Mapping[str, tuple[float, float]], cache_hits: int = 0) -> Usage:
+    def usage(self, model: str, prices: Mapping[str, tuple[float, float]]) -> Usage:
         cost = cost_usd(model, self.prompt, self.completion, prices)
-        return Usage(self.calls, self.prompt, self.completion, self.latency, self.retries, cache_hits, cost)
+        return Usage(self.calls, self.prompt, self.completion, self.latency, self.retries, 0, cost)
 
 
 class _Run:
@@ -259,7 +262,8 @@ class JudgeClient:
 
     Use it as a context manager (``with`` or ``async with``), or call :meth:`close` / :meth:`aclose`.
     The sync methods (:meth:`run`, :meth:`judge`, :meth:`embed`) each run their own event loop; inside a
-    running loop (Jupyter, an async app) await the ``a``-prefixed ones instead.
+    running loop (Jupyter, an async app) await the ``a``-prefixed ones instead. A client serves one event
+    loop at a time (one thread).
     """
 
     def __init__(

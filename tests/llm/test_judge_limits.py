@@ -7,9 +7,8 @@ import asyncio
 import threading
 import time
 
-from conftest import FAST_RETRY
-from server import Reply
-
+from judge_helpers import FAST_RETRY
+from judge_server import Reply
 from rapideval.llm import JudgeRequest, Limits, RetryPolicy, Sampling
 
 

@@ -10,9 +10,8 @@ import random
 import threading
 import time
 
-from conftest import Rating
-from server import Reply
-
+from judge_helpers import Rating
+from judge_server import Reply
 from rapideval.llm import JudgeFailure, JudgeRequest, JudgeResult, Limits, RetryPolicy
 
 ROWS = 2000

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Rating
-from server import Reply, prompt_text
-
+from judge_helpers import Rating
+from judge_server import Reply, prompt_text
 from rapideval.llm import Budget, JudgeFailure, JudgeRequest, JudgeResult, Limits, Sampling
 from rapideval.llm.pricing import PRICES, cost_usd, price_of
 

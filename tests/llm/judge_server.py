@@ -9,7 +9,7 @@ the test can recompute on its own), ``script(request) -> Reply | None`` override
 codes, Retry-After, latency, hangs, malformed bodies, truncated or wrong output). Every request is
 recorded with its arrival time, path, headers and JSON body so tests assert what reached the wire.
 
-Run as a script (``python tests/llm/server.py --latency 0.02``) it serves in its own process until its
+Run as a script (``python tests/llm/judge_server.py --latency 0.02``) it serves in its own process until its
 stdin closes, prints its base URL on the first line of stdout, and answers ``GET /stats`` with the
 request count and arrival times (used by benches/bench_llm.py).
 """
@@ -25,10 +25,10 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from collections.abc import Callable
 
 __all__ = ["JudgeServer", "Recorded", "Reply", "default_answer", "default_embedding", "prompt_text"]
 

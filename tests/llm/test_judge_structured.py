@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Rating, Verdict
+from judge_helpers import Rating, Verdict
+from judge_server import Reply, prompt_text
 from pydantic import BaseModel
-from server import Reply, prompt_text
-
 from rapideval.llm import JudgeFailure, JudgeResult
 from rapideval.llm.structured import OutputError, extract_json, parse_output, strict_schema
 

@@ -12,9 +12,8 @@ import sys
 import time
 
 import pytest
-from conftest import Rating
-from server import Reply, prompt_text
-
+from judge_helpers import Rating
+from judge_server import Reply, prompt_text
 from rapideval.llm import JudgeCache, JudgeRequest, Sampling
 
 HERE = pathlib.Path(__file__).resolve().parent

@@ -8,9 +8,8 @@ import json
 import statistics
 import threading
 
-from conftest import Rating, Verdict
-from server import Reply
-
+from judge_helpers import Rating, Verdict
+from judge_server import Reply
 from rapideval.llm import JudgeFailure, JudgeRequest, JudgeResult, Sampling
 
 ASK = [{"role": "user", "content": "judge it"}]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import Rating
+from judge_helpers import Rating
+from judge_server import Reply, prompt_text
 from pydantic import BaseModel, field_validator
 from rapideval.llm import JudgeFailure, JudgeRequest, JudgeResult, Limits, RetryPolicy
-from server import Reply, prompt_text
 
 ASK = [{"role": "user", "content": "one two three"}]
 

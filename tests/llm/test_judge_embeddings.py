@@ -6,8 +6,7 @@ import asyncio
 
 import numpy as np
 import pytest
-from server import Reply, default_embedding
-
+from judge_server import Reply, default_embedding
 from rapideval.llm import JudgeError, Limits, RetryPolicy
 
 

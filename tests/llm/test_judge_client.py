@@ -9,9 +9,8 @@ import sqlite3
 
 import openai
 import pytest
-from conftest import FAST_RETRY, NO_LIMITS, SECRET, Rating
-from server import Reply, prompt_text
-
+from judge_helpers import FAST_RETRY, NO_LIMITS, SECRET, Rating
+from judge_server import Reply, prompt_text
 from rapideval.llm import JudgeClient, JudgeFailure, JudgeRequest, JudgeResult, Sampling
 
 ASK = [{"role": "user", "content": "is this fine"}]
