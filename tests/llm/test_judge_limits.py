@@ -32,8 +32,9 @@ def test_requests_per_minute_are_spaced_evenly(serve, client_for) -> None:
     arrivals = sorted(r.t for r in server.requests[5:])
     # A burst of a tenth of a second (5 requests), then one every 20 ms: 0.42 s (unlimited: ~0.05 s).
     assert arrivals[-1] - arrivals[0] >= (26 - 5) / 50 * 0.9
+    # Any 0.2 s holds at most 10 + the burst of 5 (+3 for send jitter on a loaded machine; unlimited: 26).
     for i, t in enumerate(arrivals):
-        assert sum(1 for u in arrivals[i:] if u < t + 0.2) <= 0.2 * 50 + 5
+        assert sum(1 for u in arrivals[i:] if u < t + 0.2) <= 0.2 * 50 + 5 + 3
 
 
 def test_tokens_per_minute_estimated_before_and_corrected_after(serve, client_for) -> None:
