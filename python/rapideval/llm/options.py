@@ -1,0 +1,148 @@
+"""Immutable settings of the judge runtime: sampling parameters, rate limits, retry policy and budget.
+
+Every value is a frozen dataclass. A request merges them into a fresh dict, so options given for one call
+never change what a concurrent call sends (the ragas wrapper that leaked temperature 0.3 and n=3 into other
+metrics' calls is the failure this rules out).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+__all__ = ["Budget", "Limits", "RetryPolicy", "Sampling"]
+
+_RESERVED = frozenset({"model", "messages", "n", "response_format", "stream", "input"})
+
+
+def _positive(name: str, value: float | None, *, allow_none: bool = True) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Sampling parameters of a chat request; ``None`` leaves a parameter to the endpoint's default.
+
+    ``max_tokens_param`` names the field that carries ``max_tokens``: reasoning models (o-series, recent
+    Azure deployments) reject ``max_tokens`` and take ``max_completion_tokens``. ``extra`` holds any other
+    body field the endpoint understands (``reasoning_effort``, ``presence_penalty``, vLLM's ``top_k``, ...).
+    """
+
+    temperature: float | None = 0.0
+    top_p: float | None = None
+    max_tokens: int | None = 1024
+    seed: int | None = None
+    stop: tuple[str, ...] | None = None
+    max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        if self.temperature is not None and not (
+            isinstance(self.temperature, (int, float)) and 0 <= self.temperature <= 2
+        ):
+            raise ValueError(f"temperature must be in [0, 2], got {self.temperature!r}")
+        if self.top_p is not None and not (isinstance(self.top_p, (int, float)) and 0 < self.top_p <= 1):
+            raise ValueError(f"top_p must be in (0, 1], got {self.top_p!r}")
+        if self.max_tokens is not None and (not isinstance(self.max_tokens, int) or self.max_tokens < 1):
+            raise ValueError(f"max_tokens must be a positive int, got {self.max_tokens!r}")
+        if self.max_tokens_param not in ("max_tokens", "max_completion_tokens"):
+            raise ValueError(
+                f"max_tokens_param must be 'max_tokens' or 'max_completion_tokens', got {self.max_tokens_param!r}"
+            )
+        if isinstance(self.stop, str):
+            object.__setattr__(self, "stop", (self.stop,))
+        elif self.stop is not None:
+            object.__setattr__(self, "stop", tuple(self.stop))
+        clash = _RESERVED.intersection(self.extra)
+        if clash:
+            raise ValueError(f"Sampling.extra must not set {sorted(clash)}: the runtime owns those fields")
+        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+
+    def params(self, max_tokens: int | None = None) -> dict[str, Any]:
+        """A fresh dict of the standard request fields (``max_tokens`` overrides the configured one);
+        ``extra`` travels separately, as the openai client's ``extra_body``."""
+        out: dict[str, Any] = {}
+        if self.temperature is not None:
+            out["temperature"] = self.temperature
+        if self.top_p is not None:
+            out["top_p"] = self.top_p
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.stop is not None:
+            out["stop"] = list(self.stop)
+        limit = max_tokens if max_tokens is not None else self.max_tokens
+        if limit is not None:
+            out[self.max_tokens_param] = limit
+        return out
+
+    def replace(self, **changes: Any) -> Sampling:
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Client-wide limits: requests and tokens per minute (``None`` = unlimited), concurrent requests,
+    and the timeout of one HTTP request in seconds.
+
+    The defaults are OpenAI's tier-1 limits for gpt-4o-mini; raise them for higher tiers and switch them
+    off (``rpm=None, tpm=None``) for a local vLLM / Ollama / llama.cpp server.
+    """
+
+    rpm: float | None = 500
+    tpm: float | None = 200_000
+    concurrency: int = 32
+    timeout: float = 60.0
+
+    def __post_init__(self) -> None:
+        _positive("rpm", self.rpm)
+        _positive("tpm", self.tpm)
+        _positive("timeout", self.timeout, allow_none=False)
+        if not isinstance(self.concurrency, int) or isinstance(self.concurrency, bool) or self.concurrency < 1:
+            raise ValueError(f"concurrency must be a positive int, got {self.concurrency!r}")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Retries of transient errors only (timeouts, connection errors, 429, 5xx).
+
+    ``max_attempts`` counts the first try. The wait before retry ``i`` (1-based) is drawn uniformly from
+    ``[0, min(max_delay, base_delay * 2**(i-1))]`` ("full jitter"), unless a 429 carries Retry-After: then
+    the whole client pauses that long (capped at ``max_retry_after``).
+    """
+
+    max_attempts: int = 6
+    base_delay: float = 0.5
+    max_delay: float = 30.0
+    max_retry_after: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.max_attempts, int) or isinstance(self.max_attempts, bool) or self.max_attempts < 1:
+            raise ValueError(f"max_attempts must be a positive int, got {self.max_attempts!r}")
+        _positive("base_delay", self.base_delay, allow_none=False)
+        _positive("max_delay", self.max_delay, allow_none=False)
+        _positive("max_retry_after", self.max_retry_after, allow_none=False)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A spending cap for one run: US dollars, tokens (prompt + completion) and/or HTTP calls.
+
+    Each call reserves its estimated cost before it is sent and settles the real one after, so a run never
+    starts a call that could take it past the cap; the rows left become failures with cause ``"budget"``.
+    """
+
+    max_cost_usd: float | None = None
+    max_tokens: int | None = None
+    max_calls: int | None = None
+
+    def __post_init__(self) -> None:
+        _positive("max_cost_usd", self.max_cost_usd)
+        _positive("max_tokens", self.max_tokens)
+        _positive("max_calls", self.max_calls)

@@ -1,0 +1,273 @@
+"""A scriptable OpenAI-compatible HTTP server on 127.0.0.1 for the judge runtime tests and benchmarks.
+
+It speaks ``POST .../chat/completions`` (``n``, ``response_format``, ``max_tokens``, ``usage``) and
+``POST .../embeddings`` (float or base64 encoding) on any path prefix, so both the OpenAI layout
+(``/v1/chat/completions``) and the Azure one (``/openai/deployments/<name>/chat/completions``) work.
+
+Each test scripts it: ``answer(body, choice_index) -> str`` gives the content of every choice (a rule
+the test can recompute on its own), ``script(request) -> Reply | None`` overrides any request (status
+codes, Retry-After, latency, hangs, malformed bodies, truncated or wrong output). Every request is
+recorded with its arrival time, path, headers and JSON body so tests assert what reached the wire.
+
+Run as a script (``python tests/llm/judge_server.py --latency 0.02``) it serves in its own process until its
+stdin closes, prints its base URL on the first line of stdout, and answers ``GET /stats`` with the
+request count and arrival times (used by benches/bench_llm.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import socket
+import struct
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+__all__ = ["JudgeServer", "Recorded", "Reply", "default_answer", "default_embedding", "prompt_text"]
+
+
+@dataclass
+class Reply:
+    """How to answer one request; fields left at None fall back to the server's default behaviour."""
+
+    status: int = 200
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+    contents: list[str] | None = None
+    """The content of each choice (its length is the number of choices)."""
+    finish_reason: str = "stop"
+    raw_body: bytes | None = None
+    """Sent verbatim (for malformed JSON bodies)."""
+    error: str = "scripted error"
+
+
+@dataclass
+class Recorded:
+    index: int
+    t: float
+    """time.monotonic() at arrival."""
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+def prompt_text(body: dict[str, Any]) -> str:
+    """The content of the last user message of a chat request."""
+    for message in reversed(body.get("messages", [])):
+        if message.get("role") == "user":
+            return str(message.get("content", ""))
+    return ""
+
+
+def default_answer(body: dict[str, Any], choice: int) -> str:
+    """A rule tests recompute: score = 1 + (number of words in the last user message) mod 5."""
+    return json.dumps({"score": 1 + len(prompt_text(body).split()) % 5})
+
+
+def default_embedding(text: str, dim: int = 8) -> list[float]:
+    """Deterministic floats from the text's sha256 (exactly representable in float32)."""
+    digest = hashlib.sha256(text.encode()).digest()
+    return [(b - 128) / 64.0 for b in digest[:dim]]
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class JudgeServer:
+    """Serves in a daemon thread; use as a context manager. ``url`` is the base URL for the openai client."""
+
+    def __init__(
+        self,
+        *,
+        answer: Callable[[dict[str, Any], int], str] = default_answer,
+        script: Callable[[Recorded], Reply | None] | None = None,
+        latency: float = 0.0,
+        honour_n: bool = True,
+        reject_formats: tuple[str, ...] = (),
+        embedding: Callable[[str], list[float]] = default_embedding,
+        record: bool = True,
+    ) -> None:
+        self.answer = answer
+        self.script = script
+        self.latency = latency
+        self.honour_n = honour_n
+        self.reject_formats = reject_formats
+        self.embedding = embedding
+        self.record = record
+        self.requests: list[Recorded] = []
+        self.count = 0
+        self._lock = threading.Lock()
+        self._httpd = _Server(("127.0.0.1", 0), _handler_class(self))
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> JudgeServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join()
+
+    def _record(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> Recorded:
+        with self._lock:
+            rec = Recorded(self.count, time.monotonic(), path, headers, body)
+            self.count += 1
+            if self.record:
+                self.requests.append(rec)
+        return rec
+
+    def chat_bodies(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    # Responses -------------------------------------------------------------------------------------
+
+    def respond(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes, float]:
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            return 400, {}, _error_body("request body is not JSON", "invalid_request_error"), 0.0
+        rec = self._record(path, headers, body)
+        reply = self.script(rec) if self.script is not None else None
+        reply = reply or Reply()
+        delay = reply.delay or self.latency
+        if reply.raw_body is not None:
+            return reply.status, reply.headers, reply.raw_body, delay
+        if reply.status != 200:
+            kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
+            return reply.status, reply.headers, _error_body(reply.error, kind), delay
+        if path.endswith("/embeddings"):
+            return 200, reply.headers, self._embeddings(body), delay
+        if path.endswith("/chat/completions"):
+            fmt = (body.get("response_format") or {}).get("type")
+            if fmt in self.reject_formats:
+                msg = f"Invalid parameter: 'response_format' of type '{fmt}' is not supported with this model."
+                return 400, {}, _error_body(msg, "invalid_request_error"), delay
+            return 200, reply.headers, self._chat(body, reply), delay
+        return 404, {}, _error_body(f"no route {path}", "not_found"), delay
+
+    def _chat(self, body: dict[str, Any], reply: Reply) -> bytes:
+        n = int(body.get("n") or 1) if self.honour_n else 1
+        contents = reply.contents if reply.contents is not None else [self.answer(body, i) for i in range(n)]
+        prompt = sum(_tokens(str(m.get("content", ""))) for m in body.get("messages", []))
+        completion = sum(_tokens(c) for c in contents)
+        out = {
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "test"),
+            "choices": [
+                {
+                    "index": i,
+                    "message": {"role": "assistant", "content": c},
+                    "finish_reason": reply.finish_reason,
+                    "logprobs": None,
+                }
+                for i, c in enumerate(contents)
+            ],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+        }
+        return json.dumps(out).encode()
+
+    def _embeddings(self, body: dict[str, Any]) -> bytes:
+        inputs = body.get("input")
+        texts = [inputs] if isinstance(inputs, str) else list(inputs)
+        data = []
+        for i, text in enumerate(texts):
+            vec = self.embedding(text)
+            if body.get("encoding_format") == "base64":
+                emb: Any = base64.b64encode(struct.pack(f"<{len(vec)}f", *vec)).decode()
+            else:
+                emb = vec
+            data.append({"object": "embedding", "index": i, "embedding": emb})
+        tokens = sum(_tokens(t) for t in texts)
+        out = {
+            "object": "list",
+            "data": data,
+            "model": body.get("model", "test"),
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+        }
+        return json.dumps(out).encode()
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # the default listen backlog of 5 refuses connections under load
+    daemon_threads = True
+
+
+def _error_body(message: str, kind: str) -> bytes:
+    return json.dumps({"error": {"message": message, "type": kind, "param": None, "code": kind}}).encode()
+
+
+def _handler_class(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def setup(self) -> None:
+            super().setup()
+            # Headers and body go out in separate writes: without TCP_NODELAY, Nagle's algorithm and the
+            # client's delayed ACK add ~40 ms to every response.
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+        def do_POST(self) -> None:
+            try:
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                status, extra, payload, delay = server.respond(self.path.split("?")[0], headers, raw)
+                if delay:
+                    time.sleep(delay)
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                for k, v in extra.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                # The client gave up (a hang past its timeout): nothing to answer.
+                self.close_connection = True
+
+        def do_GET(self) -> None:
+            # GET /stats: the arrival times (time.monotonic of this process) of the requests recorded so far.
+            with server._lock:
+                payload = json.dumps({"count": server.count, "arrivals": [r.t for r in server.requests]}).encode()
+            self.send_response(200 if self.path == "/stats" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--record", action="store_true", help="keep request records (off: constant memory)")
+    args = parser.parse_args()
+    with JudgeServer(latency=args.latency, record=args.record) as server:
+        print(server.url, flush=True)
+        try:
+            sys.stdin.read()  # serve until the parent closes our stdin
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Accounting per metric and per row, cost from the price table, the dry run, and the budget cap."""
+
+from __future__ import annotations
+
+import pytest
+from judge_helpers import Rating
+from judge_server import Reply, prompt_text
+from rapideval.llm import Budget, JudgeFailure, JudgeRequest, JudgeResult, Limits, Sampling
+from rapideval.llm.pricing import PRICES, cost_usd, price_of
+
+
+def _req(row: int, metric: str, text: str, **kw) -> JudgeRequest:
+    return JudgeRequest(row, metric, [{"role": "user", "content": text}], Rating, "score", **kw)
+
+
+def _server_tokens(text: str, reply: str) -> tuple[int, int]:
+    return max(1, len(text) // 4), max(1, len(reply) // 4)  # the server's usage rule
+
+
+def test_usage_per_metric_and_per_row_with_cost(serve, client_for) -> None:
+    seen = []
+
+    def script(rec):
+        if prompt_text(rec.body) == "b" * 40:
+            seen.append(rec)
+            return Reply(status=503) if len(seen) <= 2 else None
+        return None
+
+    server = serve(script=script)
+    prices = {"judge-model": (1.0, 2.0)}
+    texts = {(0, "relevance"): "a" * 20, (0, "coherence"): "b" * 40, (1, "relevance"): "c" * 80}
+    with client_for(server, prices=prices) as judge:
+        run = judge.run([_req(row, metric, text) for (row, metric), text in texts.items()])
+    assert all(r.ok for r in run)
+    expected = {}
+    for (row, metric), text in texts.items():
+        reply = '{"score": %d}' % (1 + len(text.split()) % 5)
+        expected[(row, metric)] = _server_tokens(text, reply)
+    by_metric = run.by_metric()
+    rel = by_metric["relevance"]
+    assert (rel.calls, rel.prompt_tokens, rel.completion_tokens) == (2, 5 + 20, 3 + 3)
+    assert rel.cost_usd == pytest.approx((25 * 1.0 + 6 * 2.0) / 1e6, rel=1e-12)
+    coh = by_metric["coherence"]
+    assert (coh.calls, coh.retries, coh.prompt_tokens) == (3, 2, 10)
+    by_row = run.by_row()
+    assert by_row[0].calls == 4 and by_row[1].calls == 1
+    assert run.usage.calls == 5 and run.usage.latency_s > 0
+    assert judge.usage.calls == 5
+
+
+def test_price_table() -> None:
+    assert price_of("gpt-4o-mini-2024-07-18", PRICES) == PRICES["gpt-4o-mini"]
+    assert price_of("gpt-4o-2024-08-06", PRICES) == PRICES["gpt-4o"]
+    assert price_of("my-local-llama", PRICES) is None
+    assert cost_usd("my-local-llama", 10, 10, PRICES) is None  # unknown is not free
+    assert cost_usd("gpt-4o-mini", 1_000_000, 1_000_000, PRICES) == pytest.approx(0.75)
+
+
+def test_unknown_price_is_none_not_zero(serve, client_for) -> None:
+    with client_for(serve(), model="mystery") as judge:
+        result = judge.judge([{"role": "user", "content": "x"}])
+    assert result.usage.calls == 1 and result.usage.cost_usd is None
+
+
+def test_dry_run_renders_and_estimates_without_calling(serve, client_for) -> None:
+    server = serve()
+    reqs = [_req(i, "relevance", f"q{i} " + "q " * 9) for i in range(4)] + [
+        _req(i, "faithfulness", "x" * 400, votes=3, sampling=Sampling(temperature=0.7, max_tokens=100))
+        for i in range(2)
+    ]
+    with client_for(server, model="gpt-4o-mini") as judge:
+        judge.judge(reqs[0].messages, schema=Rating, field="score")  # now cached
+        assert server.count == 1
+        dry = judge.dry_run(reqs)
+    assert server.count == 1
+    assert [p[:2] for p in dry.prompts] == [(r.row, r.metric) for r in reqs]
+    assert dry.prompts[0][2] == reqs[0].messages
+    rel, fai = dry.by_metric["relevance"], dry.by_metric["faithfulness"]
+    assert (rel.requests, rel.calls, rel.cached) == (4, 3, 1)
+    assert rel.prompt_tokens == 3 * (21 // 4 + 4) and rel.completion_tokens == 3 * 1024
+    assert (fai.requests, fai.calls, fai.prompt_tokens, fai.completion_tokens) == (2, 2, 2 * 104, 2 * 3 * 100)
+    assert fai.cost_usd == pytest.approx((208 * 0.15 + 600 * 0.60) / 1e6)
+    assert dry.total.calls == 5
+
+
+def test_budget_stops_cleanly_and_says_where(serve, client_for) -> None:
+    server = serve()
+    reqs = [_req(i, "m", f"row {i}") for i in range(20)]
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
+        run = judge.run(reqs, budget=Budget(max_calls=5))
+    assert server.count == 5
+    assert [r.ok for r in run] == [True] * 5 + [False] * 15
+    assert all(r.cause == "budget" and r.attempts == 0 for r in run.failures)
+    assert run.stopped is not None and "max_calls=5" in run.stopped and "row 5" in run.stopped
+    assert "15 request(s) not judged" in run.stopped
+
+
+def test_cost_budget_with_cached_rows_still_served(serve, client_for) -> None:
+    # Replies of 1,000 completion tokens; prompts of 50 (server) or 54 (our estimate) tokens.
+    server = serve(answer=lambda body, i: '{"score": 3, "pad": "%s"}' % ("x" * 3975))
+    reqs = [_req(i, "m", f"{i} " + "w " * 100) for i in range(10)]
+    with client_for(server, model="gpt-4o", limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
+        judge.run(reqs[:2])
+        # A call reserves (54 x $2.50 + 1,024 x $10) / 1e6 = $0.01037 and costs $0.010125: after 2 calls
+        # ($0.02025) a third could pass $0.025, so the run stops there; the 2 cached rows cost nothing.
+        run = judge.run(reqs, budget=Budget(max_cost_usd=0.025))
+    assert [r.ok for r in run] == [True] * 4 + [False] * 6
+    assert [r.cached for r in run[:4]] == [True, True, False, False]
+    assert server.count == 4 and "max_cost_usd=0.025" in (run.stopped or "")
+
+
+def test_cost_budget_needs_prices(serve, client_for) -> None:
+    with client_for(serve(), model="mystery") as judge, pytest.raises(ValueError, match="mystery"):
+        judge.run([_req(0, "m", "x")], budget=Budget(max_cost_usd=1.0))
+
+
+def test_token_budget(serve, client_for) -> None:
+    server = serve()
+    reqs = [_req(i, "m", f"row {i}", sampling=Sampling(max_tokens=100)) for i in range(10)]
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
+        run = judge.run(reqs, budget=Budget(max_tokens=350))
+    # Each call reserves 105 tokens and settles at ~5: the budget admits calls while real use stays low.
+    assert all(isinstance(r, JudgeResult) for r in run) and run.stopped is None
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
+        run = judge.run(
+            [_req(i, "m", f"other {i}", sampling=Sampling(max_tokens=400)) for i in range(3)],
+            budget=Budget(max_tokens=350),
+        )
+    assert all(isinstance(r, JudgeFailure) and r.cause == "budget" for r in run)
