@@ -5,6 +5,9 @@ Flat public API; each function's docstring names the reference it reproduces.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import tokenize
 from ._core import get_num_threads, set_num_threads
 from .metrics.bleu import bleu
@@ -20,11 +23,42 @@ from .metrics.vectors import TopK, cosine, cosine_matrix
 from .metrics.votes import MajorityVote, OrdinalVote, majority_vote, ordinal_vote
 from .score import score
 
+if TYPE_CHECKING:
+    from . import llm
+    from .llm import (
+        Budget,
+        DryRun,
+        JudgeClient,
+        JudgeFailure,
+        JudgeRequest,
+        JudgeResult,
+        JudgeRun,
+        Limits,
+        RetryPolicy,
+        Sampling,
+        Usage,
+    )
+
+# The LLM judge runtime imports openai and httpx: loaded on first use, not by `import rapideval`.
+_LLM_NAMES = frozenset(
+    {"Budget", "DryRun", "JudgeClient", "JudgeFailure", "JudgeRequest", "JudgeResult", "JudgeRun", "Limits",
+     "RetryPolicy", "Sampling", "Usage"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "llm":
+        return importlib.import_module(".llm", __name__)
+    if name in _LLM_NAMES:
+        return getattr(importlib.import_module(".llm", __name__), name)
+    raise AttributeError(f"module 'rapideval' has no attribute {name!r}")
+
 __all__ = [
     "bleu",
     "BLEUScore",
     "bootstrap_ci",
     "BootstrapCI",
+    "Budget",
     "chrf",
     "CHRFScore",
     "cohen_kappa",
@@ -33,10 +67,18 @@ __all__ = [
     "correlation",
     "cosine",
     "cosine_matrix",
+    "DryRun",
     "exact_match",
     "f1",
     "get_num_threads",
     "gleu",
+    "JudgeClient",
+    "JudgeFailure",
+    "JudgeRequest",
+    "JudgeResult",
+    "JudgeRun",
+    "Limits",
+    "llm",
     "majority_vote",
     "MajorityVote",
     "mean_std",
@@ -46,15 +88,18 @@ __all__ = [
     "OrdinalVote",
     "paired_test",
     "PairedTest",
+    "RetryPolicy",
     "rouge",
     "RougeArrays",
     "sacrebleu_bleu",
     "sacrebleu_corpus_bleu",
+    "Sampling",
     "score",
     "set_num_threads",
     "ter",
     "TERScore",
     "tokenize",
     "TopK",
+    "Usage",
 ]
 __version__ = "0.1.0"
