@@ -12,12 +12,12 @@ import sys
 import time
 
 import pytest
+import rapideval
 from judge_helpers import Rating
 from judge_server import Reply, prompt_text
 from rapideval.llm import JudgeCache, JudgeRequest, Sampling
 
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
 
 
 def _rows(n: int) -> list[JudgeRequest]:
@@ -91,8 +91,11 @@ def test_kill_half_way_then_rerun_from_the_cache(serve, tmp_path, sig) -> None:
     server = serve(latency=0.02)
     path = tmp_path / "c.sqlite3"
     cmd = [sys.executable, str(HERE / "evaluate_rows.py"), server.url, str(path), str(rows), str(concurrency)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
-    child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The child imports the same rapideval as this process (an installed wheel in CI, python/ in development).
+    env = {**os.environ, "PYTHONPATH": str(pathlib.Path(rapideval.__file__).resolve().parents[1])}
+    stderr = tmp_path / "child.stderr"
+    with open(stderr, "wb") as err:
+        child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
     try:
         deadline = time.monotonic() + 30
         done = 0
@@ -106,6 +109,7 @@ def test_kill_half_way_then_rerun_from_the_cache(serve, tmp_path, sig) -> None:
                     done = 0  # the child is still creating the tables
                 finally:
                     db.close()
+        assert child.poll() is None, f"the evaluation ended before the signal: {stderr.read_text()}"
         child.send_signal(sig)
     finally:
         child.wait()
