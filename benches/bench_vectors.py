@@ -22,23 +22,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import statistics
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 import rapideval
+from _common import median_time
 from rapideval.metrics.stats import bootstrap_ci, correlation, paired_test
 from rapideval.metrics.vectors import cosine, cosine_matrix
-
-
-def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
 
 
 @contextlib.contextmanager
@@ -72,13 +63,13 @@ def bench_rows(n: int, d: int, repeats: int, counts: list[int]) -> None:
     def numpy_cosine() -> np.ndarray:
         return np.einsum("ij,ij->i", a, b) / np.sqrt(np.einsum("ij,ij->i", a, a) * np.einsum("ij,ij->i", b, b))
 
-    t_np, ref = timed(numpy_cosine, repeats)
-    t_dot, _ = timed(lambda: np.einsum("ij,ij->i", a, b), repeats)
+    t_np, ref = median_time(numpy_cosine, repeats)
+    t_dot, _ = median_time(lambda: np.einsum("ij,ij->i", a, b), repeats)
     line("numpy einsum cosine (3 einsums, 1 thread)", t_np, n, "pairs")
     line("numpy einsum dot product alone", t_dot, n, "pairs")
     for c in counts:
         with threads(c):
-            t, ours = timed(lambda: cosine(a, b), repeats)
+            t, ours = median_time(lambda: cosine(a, b), repeats)
             label = f"rapideval cosine ({rapideval.get_num_threads()} threads)"
         line(label, t, n, "pairs", f"{t_np / t:.2f}x einsum cosine, {t_dot / t:.2f}x einsum dot")
     exact_a, exact_b = a[:20000].astype(np.float64), b[:20000].astype(np.float64)
@@ -108,8 +99,8 @@ def bench_top_k(n: int, m: int, d: int, k: int, repeats: int, counts: list[int])
     for c in counts:
         with threads(c):
             label = f"{rapideval.get_num_threads()} threads"
-            t_np, (ref_idx, ref_sc) = timed(numpy_top_k, repeats)
-            t, res = timed(lambda: cosine_matrix(a, b, top_k=k), repeats)
+            t_np, (ref_idx, ref_sc) = median_time(numpy_top_k, repeats)
+            t, res = median_time(lambda: cosine_matrix(a, b, top_k=k), repeats)
         line(f"numpy matmul + argpartition ({label})", t_np, n * m, "pairs")
         line(f"rapideval cosine_matrix top_k ({label})", t, n * m, "pairs", f"{t / t_np:.2f}x numpy's time")
     same = float((res.indices == ref_idx).mean())
@@ -144,16 +135,16 @@ def bench_small(repeats: int) -> None:
     print("\npaired test and correlations, 500 rows (scipy on 1 thread)")
     rng = np.random.default_rng(3)
     a, b = rng.random(500), rng.random(500)
-    t_ref, ref = timed(lambda: scipy.stats.permutation_test(
+    t_ref, ref = median_time(lambda: scipy.stats.permutation_test(
         (a, b), lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
         permutation_type="samples", vectorized=True, n_resamples=10_000, rng=0), repeats)
-    t, ours = timed(lambda: paired_test(a, b, n_resamples=10_000), repeats)
+    t, ours = median_time(lambda: paired_test(a, b, n_resamples=10_000), repeats)
     line("scipy permutation_test (10,000 resamples)", t_ref, 1, "tests", f"p = {ref.pvalue:.4f}")
     line("rapideval paired_test (10,000 resamples)", t, 1, "tests", f"p = {ours.p_value:.4f}, {t_ref / t:.0f}x")
     for method, fn in (("pearson", scipy.stats.pearsonr), ("spearman", scipy.stats.spearmanr),
                        ("kendall", scipy.stats.kendalltau)):
-        t_ref, ref = timed(lambda: fn(a, b).statistic, repeats)
-        t, ours = timed(lambda: correlation(a, b, method=method), repeats)
+        t_ref, ref = median_time(lambda: fn(a, b).statistic, repeats)
+        t, ours = median_time(lambda: correlation(a, b, method=method), repeats)
         line(f"{method}: scipy / rapideval", t_ref, 1, "calls", f"rapideval {t * 1e6:.0f} us, |diff| {abs(ours - ref):.1e}")
 
 

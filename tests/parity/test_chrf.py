@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF
 
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+from bad_inputs import BAD_TEXT_COLUMNS  # noqa: E402
 from strategies import overlapping_pairs, prose_text, texts, word_text  # noqa: E402
 
 from rapideval.compat import sacrebleu as compat  # noqa: E402
@@ -213,17 +214,7 @@ def test_many_distinct_characters() -> None:
 
 @pytest.mark.parametrize(
     ("responses", "references", "error", "where"),
-    [
-        (["x", None], ["x", "y"], TypeError, "responses[1]"),
-        (["x", "y"], ["x", None], TypeError, "references[1]"),
-        (["x", "y"], ["x", 3], TypeError, "references[1]"),
-        (["x", "y"], ["x", ["y", 3]], TypeError, "references[1][1]"),
-        (["x", "\ud800"], ["x", "y"], ValueError, "responses[1]"),
-        (["x", "y"], ["x", ["\ud800"]], ValueError, "references[1][0]"),
-        (["x"], ["x", "y"], ValueError, "responses has 1 rows but references has 2"),
-        (["x", "y"], ["x", []], ValueError, "row 1: a segment has no reference"),
-        ("x", ["x"], TypeError, "responses"),
-    ],
+    [*BAD_TEXT_COLUMNS, (["x", "y"], ["x", []], ValueError, "row 1: a segment has no reference")],
 )
 @pytest.mark.parametrize("fn", [chrf, corpus_chrf])
 def test_bad_input(fn: Any, responses: Any, references: Any, error: type, where: str) -> None:
