@@ -21,6 +21,10 @@ test: nltk-data
 test-slow: nltk-data  ## the 10,000-case parity profile
 	NLTK_DATA=$(NLTK_DATA) HYPOTHESIS_PROFILE=slow $(PY) -m pytest -q tests/parity
 
+bench: nltk-data  ## every side-by-side speed comparison, one after the other (needs a quiet machine)
+	for b in text rouge_meteor chrf_ter vectors; do NLTK_DATA=$(NLTK_DATA) $(PY) benches/bench_$$b.py || exit 1; done
+	$(PY) benches/bench_llm.py
+
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --release --features python -- -D warnings
