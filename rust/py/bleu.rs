@@ -9,14 +9,15 @@ use pyo3::exceptions::{
     PyAssertionError, PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyUserWarning,
     PyValueError, PyZeroDivisionError,
 };
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
+use rayon::prelude::*;
 
 use super::{check_same_length, first_error, items, run_detached, to_numpy, References, Texts};
 use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, Method, Param, PyExc, Raised, Segment,
-    Smoothing,
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, Id, Method, Param, PyExc,
+    Raised, Segment, Smoothing,
 };
 use crate::text::Tokenizer;
 
@@ -205,17 +206,237 @@ impl<'py> TokenCorpus<'py> {
     }
 }
 
-/// Pre-tokenised batch columns, copied out of Python: `responses[i]` is a list of `str` tokens;
+/// Batches with at least this many rows read their tokens in parallel.
+const PARALLEL_ROWS: usize = 64;
+
+/// Pre-tokenised batch columns as token ids (see `Id`): `responses[i]` is a list of `str` tokens;
 /// `references[i]` is one such list, or a list of them (several references) when its first item
 /// is a list or tuple (an empty row is one empty reference).
 pub(super) struct TokenRows {
-    /// Every token list back to back: per row the response, then its references. The strings
-    /// stay owned by Python (kept alive here), so nothing is copied.
-    tokens: Vec<PyBackedStr>,
-    /// Number of tokens before the end of each list.
-    list_ends: Vec<usize>,
+    /// The ids of every token list back to back: per row the response, then its references.
+    ids: Vec<Id>,
+    /// Number of tokens before each list, plus the total.
+    list_starts: Vec<usize>,
     /// Index of each row's first list (the response), plus the end.
     row_starts: Vec<usize>,
+}
+
+/// The token lists of the rows as Python objects (lists or tuples of tokens), read in one pass
+/// over the rows that touches no token.
+struct Lists<'py> {
+    objects: Vec<Bound<'py, PyAny>>,
+    list_starts: Vec<usize>,
+    row_starts: Vec<usize>,
+    /// Per row: whether its references came as a list of token lists.
+    nested: Vec<bool>,
+}
+
+impl<'py> Lists<'py> {
+    /// Where list `list` of row `row` came from, for error messages.
+    fn place(&self, row: usize, list: usize) -> String {
+        let k = list - self.row_starts.get(row).copied().unwrap_or(0);
+        match (k, self.nested.get(row)) {
+            (0, _) => format!("responses[{row}]"),
+            (_, Some(true)) => format!("references[{row}][{}]", k - 1),
+            _ => format!("references[{row}]"),
+        }
+    }
+
+    fn push(&mut self, list: &Bound<'py, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
+        if list.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "{}: expected a list of str tokens, got a str (tokenize it, or pass a tokenizer)",
+                place()
+            )));
+        }
+        let (object, len) = if let Ok(tuple) = list.cast::<PyTuple>() {
+            (tuple.clone().into_any(), tuple.len())
+        } else if let Ok(l) = list.cast::<PyList>() {
+            if gil_disabled(list.py()) {
+                // Without a GIL other threads may change the list: read a snapshot of it.
+                let tuple = l.to_tuple();
+                let len = tuple.len();
+                (tuple.into_any(), len)
+            } else {
+                (l.clone().into_any(), l.len())
+            }
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "{}: expected a list of str, got {}",
+                place(),
+                type_name(list)
+            )));
+        };
+        self.objects.push(object);
+        let start = self.list_starts.last().copied().unwrap_or(0);
+        self.list_starts.push(start + len);
+        Ok(())
+    }
+
+    /// The lists of one row: its response, then its references.
+    fn push_row(
+        &mut self,
+        row: usize,
+        response: &Bound<'py, PyAny>,
+        refs: &Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        self.push(response, &|| format!("responses[{row}]"))?;
+        let place = || format!("references[{row}]");
+        let first = match refs.cast::<PyList>() {
+            Ok(list) => list.iter().next(),
+            Err(_) => refs.cast::<PyTuple>().ok().and_then(|t| t.iter().next()),
+        };
+        let nested =
+            first.is_some_and(|r| r.is_instance_of::<PyList>() || r.is_instance_of::<PyTuple>());
+        self.nested.push(nested);
+        if nested {
+            for_each_item(refs, &place, |k, r| {
+                self.push(&r, &|| format!("references[{row}][{k}]"))
+            })
+        } else {
+            self.push(refs, &place)
+        }
+    }
+}
+
+/// Whether other threads run Python code while this one holds its thread state (a free-threaded
+/// build with the GIL disabled). Once enabled the GIL stays enabled, so "disabled" may be stale
+/// but never unsafe.
+fn gil_disabled(py: Python<'_>) -> bool {
+    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DISABLED.get_or_init(|| {
+        py.import("sys")
+            .and_then(|sys| sys.getattr("_is_gil_enabled"))
+            .and_then(|enabled| enabled.call0())
+            .and_then(|enabled| enabled.is_truthy())
+            .map(|enabled| !enabled)
+            .unwrap_or(false)
+    })
+}
+
+/// The items of a token list (a list, or a tuple) as raw pointers, to be read off the GIL thread.
+#[derive(Clone, Copy)]
+struct RawList {
+    items: *const *mut ffi::PyObject,
+    len: usize,
+}
+
+// SAFETY: a `RawList` is only read by `read_rows`, while the thread that made it keeps holding the
+// GIL (or, without a GIL, while it keeps the snapshot tuple alive): the items and the strings they
+// point to stay alive and unchanged, and the readers only read immutable object data.
+unsafe impl Send for RawList {}
+unsafe impl Sync for RawList {}
+
+impl RawList {
+    fn new(object: &Bound<'_, PyAny>) -> RawList {
+        let ptr = object.as_ptr();
+        // SAFETY: `object` is a list or a tuple (`Lists::push`), so its layout is the one read.
+        let items = unsafe {
+            if ffi::PyList_Check(ptr) != 0 {
+                (*ptr.cast::<ffi::PyListObject>()).ob_item.cast_const()
+            } else {
+                (*ptr.cast::<ffi::PyTupleObject>()).ob_item.as_ptr()
+            }
+        };
+        let len = object.len().unwrap_or(0);
+        RawList { items, len }
+    }
+}
+
+/// A `str` token as CPython stores it: its kind (bytes per character) and its characters. A `str`
+/// always has the narrowest kind its characters fit, so equal strings have equal kind and data (as
+/// `str.__eq__` compares them), and distinct strings differ, lone surrogates included.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct StrToken<'a> {
+    kind: u32,
+    data: &'a [u8],
+}
+
+impl std::hash::Hash for StrToken<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write(self.data);
+    }
+}
+
+/// Why a token could not be read.
+#[derive(Clone, Copy)]
+enum Bad {
+    NotStr,
+    LoneSurrogate,
+    /// A legacy string (Python < 3.12) whose characters are not in canonical form yet.
+    NotReady,
+}
+
+/// A bad token: list `list` (counted from the row's first), item `item`.
+#[derive(Clone, Copy)]
+struct BadToken {
+    list: usize,
+    item: usize,
+    bad: Bad,
+}
+
+/// Reads one token.
+///
+/// # Safety
+/// `obj` is a live object that nothing changes while the result is used (see `RawList`). Only
+/// header fields CPython never changes after creation are read (type, kind, length, data), and
+/// nothing is written: no reference count, no cached hash or UTF-8.
+unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
+    if ffi::PyUnicode_Check(obj) == 0 {
+        return Err(Bad::NotStr);
+    }
+    #[allow(deprecated)]
+    if ffi::PyUnicode_IS_READY(obj) == 0 {
+        return Err(Bad::NotReady);
+    }
+    let kind = ffi::PyUnicode_KIND(obj);
+    let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
+    let data = ffi::PyUnicode_DATA(obj);
+    let surrogate = |c: u32| (0xD800..=0xDFFF).contains(&c);
+    let lone = match kind {
+        2 => std::slice::from_raw_parts(data.cast::<u16>(), len)
+            .iter()
+            .any(|&c| surrogate(u32::from(c))),
+        4 => std::slice::from_raw_parts(data.cast::<u32>(), len)
+            .iter()
+            .any(|&c| surrogate(c)),
+        _ => false,
+    };
+    if lone {
+        return Err(Bad::LoneSurrogate);
+    }
+    Ok(StrToken {
+        kind,
+        data: std::slice::from_raw_parts(data.cast::<u8>(), len * kind as usize),
+    })
+}
+
+/// Reads the tokens of one row's lists and numbers them into `out` (see `Id`).
+///
+/// # Safety
+/// As for `read_token`, for every item of `lists`.
+unsafe fn number_row<'a>(
+    lists: &[RawList],
+    out: &mut [Id],
+    tokens: &mut Vec<StrToken<'a>>,
+) -> Result<(), BadToken> {
+    tokens.clear();
+    for (list, raw) in lists.iter().enumerate() {
+        for item in 0..raw.len {
+            let token =
+                read_token(*raw.items.add(item)).map_err(|bad| BadToken { list, item, bad })?;
+            tokens.push(token);
+        }
+    }
+    let hyp_len = lists.first().map_or(0, |l| l.len);
+    let (hypothesis, mut rest) = tokens.split_at(hyp_len.min(tokens.len()));
+    let references = lists.iter().skip(1).map(|l| {
+        let (reference, tail) = rest.split_at(l.len.min(rest.len()));
+        rest = tail;
+        reference
+    });
+    number_segment(references, hypothesis, out);
+    Ok(())
 }
 
 impl TokenRows {
@@ -223,83 +444,131 @@ impl TokenRows {
         responses: &Bound<'_, PyAny>,
         references: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
+        let py = responses.py();
         let responses = items(responses, &|| "responses".to_string())?;
         let references = items(references, &|| "references".to_string())?;
         check_same_length(
             ("responses", responses.len()),
             ("references", references.len()),
         )?;
-        // About as many reference tokens as response tokens: one allocation, not a growing copy.
-        let response_tokens: usize = responses.iter().map(|r| r.len().unwrap_or(0)).sum();
-        let mut rows = TokenRows {
-            tokens: Vec::with_capacity(2 * response_tokens),
-            list_ends: Vec::with_capacity(2 * responses.len()),
+        let mut lists = Lists {
+            objects: Vec::with_capacity(2 * responses.len()),
+            list_starts: Vec::with_capacity(2 * responses.len() + 1),
             row_starts: Vec::with_capacity(responses.len() + 1),
+            nested: Vec::with_capacity(responses.len()),
         };
+        lists.list_starts.push(0);
+        // Rows before a malformed one are still read: a bad token there is reported first.
+        let mut malformed = None;
         for (row, (response, refs)) in responses.iter().zip(&references).enumerate() {
-            rows.row_starts.push(rows.list_ends.len());
-            rows.push_list(response, &|| format!("responses[{row}]"))?;
-            let place = || format!("references[{row}]");
-            let first = match refs.cast::<PyList>() {
-                Ok(list) => list.iter().next(),
-                Err(_) => refs.cast::<PyTuple>().ok().and_then(|t| t.iter().next()),
-            };
-            if first.is_some_and(|r| r.is_instance_of::<PyList>() || r.is_instance_of::<PyTuple>())
-            {
-                for_each_item(refs, &place, |k, r| {
-                    rows.push_list(&r, &|| format!("references[{row}][{k}]"))
-                })?;
-            } else {
-                rows.push_list(refs, &place)?;
+            let start = lists.objects.len();
+            lists.row_starts.push(start);
+            if let Err(e) = lists.push_row(row, response, refs) {
+                lists.row_starts.pop();
+                lists.nested.truncate(row);
+                lists.objects.truncate(start);
+                lists.list_starts.truncate(start + 1);
+                malformed = Some(e);
+                break;
             }
         }
-        rows.row_starts.push(rows.list_ends.len());
-        Ok(rows)
-    }
-
-    fn push_list(&mut self, list: &Bound<'_, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
-        if list.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err(format!(
-                "{}: expected a list of str tokens, got a str (tokenize it, or pass a tokenizer)",
-                place()
-            )));
+        lists.row_starts.push(lists.objects.len());
+        let raw: Vec<RawList> = lists.objects.iter().map(RawList::new).collect();
+        let total = lists.list_starts.last().copied().unwrap_or(0);
+        let mut ids = vec![Id::ZERO; total];
+        let mut outs: Vec<&mut [Id]> = Vec::with_capacity(lists.nested.len());
+        let mut rest = ids.as_mut_slice();
+        for w in lists.row_starts.windows(2) {
+            let len = lists.list_starts.get(w[1]).unwrap_or(&0)
+                - lists.list_starts.get(w[0]).unwrap_or(&0);
+            let (out, tail) = rest.split_at_mut(len.min(rest.len()));
+            outs.push(out);
+            rest = tail;
         }
-        for_each_item(list, place, |j, token| {
-            let token = token.cast_into::<PyString>().map_err(|e| {
-                PyTypeError::new_err(format!(
-                    "{}[{j}]: expected str, got {}",
-                    place(),
-                    type_name(e.into_inner().as_any())
-                ))
-            })?;
-            self.tokens.push(PyBackedStr::try_from(token).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "{}[{j}]: string is not valid Unicode (lone surrogate)",
-                    place()
-                ))
-            })?);
-            Ok(())
-        })?;
-        self.list_ends.push(self.tokens.len());
-        Ok(())
+        let row_lists = |r: usize| -> &[RawList] {
+            match (lists.row_starts.get(r), lists.row_starts.get(r + 1)) {
+                (Some(&start), Some(&end)) => raw.get(start..end).unwrap_or(&[]),
+                _ => &[],
+            }
+        };
+        // SAFETY: this thread holds the GIL until the rows are read, so no Python code runs and
+        // every list and token stays alive and unchanged (or `raw` points into snapshot tuples
+        // kept alive by `lists`, see `Lists::push`); `read_token` reads immutable data only. The
+        // workers never take the GIL, and no job on the pool does, so waiting here cannot
+        // deadlock.
+        let read = |(r, out): (usize, &mut &mut [Id]), tokens: &mut Vec<StrToken<'_>>| unsafe {
+            number_row(row_lists(r), out, tokens)
+        };
+        let mut results: Vec<Result<(), BadToken>> = if outs.len() >= PARALLEL_ROWS {
+            super::pool()?.install(|| {
+                outs.par_iter_mut()
+                    .enumerate()
+                    .with_min_len(16)
+                    .map_init(Vec::new, |tokens, row| read(row, tokens))
+                    .collect()
+            })
+        } else {
+            let mut tokens = Vec::new();
+            outs.iter_mut()
+                .enumerate()
+                .map(|row| read(row, &mut tokens))
+                .collect()
+        };
+        for (r, result) in results.iter_mut().enumerate() {
+            if let Err(BadToken {
+                bad: Bad::NotReady, ..
+            }) = result
+            {
+                ready_strings(py, row_lists(r))?;
+                if let Some(out) = outs.get_mut(r) {
+                    // SAFETY: as above, on this thread.
+                    *result = unsafe { number_row(row_lists(r), out, &mut Vec::new()) };
+                }
+            }
+        }
+        if let Some((row, e)) = results
+            .iter()
+            .enumerate()
+            .find_map(|(r, result)| result.err().map(|e| (r, e)))
+        {
+            let list = lists.row_starts.get(row).copied().unwrap_or(0) + e.list;
+            let place = lists.place(row, list);
+            return Err(match e.bad {
+                Bad::LoneSurrogate => PyValueError::new_err(format!(
+                    "{place}[{}]: string is not valid Unicode (lone surrogate)",
+                    e.item
+                )),
+                _ => {
+                    let item = match lists.objects.get(list) {
+                        Some(object) => object.get_item(e.item)?,
+                        None => py.None().into_bound(py),
+                    };
+                    PyTypeError::new_err(format!(
+                        "{place}[{}]: expected str, got {}",
+                        e.item,
+                        type_name(&item)
+                    ))
+                }
+            });
+        }
+        if let Some(e) = malformed {
+            return Err(e);
+        }
+        Ok(TokenRows {
+            ids,
+            list_starts: lists.list_starts,
+            row_starts: lists.row_starts,
+        })
     }
 
     /// Runs `f` on one segment per row.
-    pub(super) fn with_segments<O>(
-        &self,
-        f: impl FnOnce(&[Segment<'_, PyBackedStr, &[PyBackedStr]>]) -> O,
-    ) -> O {
-        let mut start = 0;
-        let lists: Vec<&[PyBackedStr]> = self
-            .list_ends
-            .iter()
-            .map(|&end| {
-                let list = self.tokens.get(start..end).unwrap_or(&[]);
-                start = end;
-                list
-            })
+    pub(super) fn with_segments<O>(&self, f: impl FnOnce(&[Segment<'_, Id, &[Id]>]) -> O) -> O {
+        let lists: Vec<&[Id]> = self
+            .list_starts
+            .windows(2)
+            .map(|w| self.ids.get(w[0]..w[1]).unwrap_or(&[]))
             .collect();
-        let segments: Vec<Segment<'_, PyBackedStr, &[PyBackedStr]>> = self
+        let segments: Vec<Segment<'_, Id, &[Id]>> = self
             .row_starts
             .windows(2)
             .map(|w| Segment {
@@ -309,6 +578,23 @@ impl TokenRows {
             .collect();
         f(&segments)
     }
+}
+
+/// Puts legacy strings (Python < 3.12) in canonical form.
+fn ready_strings(py: Python<'_>, lists: &[RawList]) -> PyResult<()> {
+    for raw in lists {
+        for item in 0..raw.len {
+            // SAFETY: on the GIL thread; the items are alive (see `RawList`).
+            unsafe {
+                let obj = *raw.items.add(item);
+                #[allow(deprecated)]
+                if ffi::PyUnicode_Check(obj) != 0 && ffi::PyUnicode_READY(obj) != 0 {
+                    return Err(PyErr::fetch(py));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Calls `f(index, item)` for each item of a list or tuple.
