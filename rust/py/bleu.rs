@@ -209,137 +209,65 @@ impl<'py> TokenCorpus<'py> {
 /// Batches with at least this many rows read their tokens in parallel.
 const PARALLEL_ROWS: usize = 64;
 
+/// Rows read together (one output buffer each).
+const CHUNK_ROWS: usize = 32;
+
 /// Pre-tokenised batch columns as token ids (see `Id`): `responses[i]` is a list of `str` tokens;
 /// `references[i]` is one such list, or a list of them (several references) when its first item
 /// is a list or tuple (an empty row is one empty reference).
 pub(super) struct TokenRows {
-    /// The ids of every token list back to back: per row the response, then its references.
+    chunks: Vec<Chunk>,
+}
+
+/// The ids of `CHUNK_ROWS` rows: per row the response's, then each reference's, back to back.
+#[derive(Default)]
+struct Chunk {
     ids: Vec<Id>,
-    /// Number of tokens before each list, plus the total.
-    list_starts: Vec<usize>,
-    /// Index of each row's first list (the response), plus the end.
-    row_starts: Vec<usize>,
+    /// Number of ids before the end of each list.
+    list_ends: Vec<usize>,
+    /// Number of lists before the end of each row.
+    row_ends: Vec<usize>,
 }
 
-/// The token lists of the rows as Python objects (lists or tuples of tokens), read in one pass
-/// over the rows that touches no token.
-struct Lists<'py> {
-    objects: Vec<Bound<'py, PyAny>>,
-    list_starts: Vec<usize>,
-    row_starts: Vec<usize>,
-    /// Per row: whether its references came as a list of token lists.
-    nested: Vec<bool>,
-}
-
-impl<'py> Lists<'py> {
-    /// Where list `list` of row `row` came from, for error messages.
-    fn place(&self, row: usize, list: usize) -> String {
-        let k = list - self.row_starts.get(row).copied().unwrap_or(0);
-        match (k, self.nested.get(row)) {
-            (0, _) => format!("responses[{row}]"),
-            (_, Some(true)) => format!("references[{row}][{}]", k - 1),
-            _ => format!("references[{row}]"),
-        }
-    }
-
-    fn push(&mut self, list: &Bound<'py, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
-        if list.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err(format!(
-                "{}: expected a list of str tokens, got a str (tokenize it, or pass a tokenizer)",
-                place()
-            )));
-        }
-        let (object, len) = if let Ok(tuple) = list.cast::<PyTuple>() {
-            (tuple.clone().into_any(), tuple.len())
-        } else if let Ok(l) = list.cast::<PyList>() {
-            if gil_disabled(list.py()) {
-                // Without a GIL other threads may change the list: read a snapshot of it.
-                let tuple = l.to_tuple();
-                let len = tuple.len();
-                (tuple.into_any(), len)
-            } else {
-                (l.clone().into_any(), l.len())
-            }
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "{}: expected a list of str, got {}",
-                place(),
-                type_name(list)
-            )));
-        };
-        self.objects.push(object);
-        let start = self.list_starts.last().copied().unwrap_or(0);
-        self.list_starts.push(start + len);
-        Ok(())
-    }
-
-    /// The lists of one row: its response, then its references.
-    fn push_row(
-        &mut self,
-        row: usize,
-        response: &Bound<'py, PyAny>,
-        refs: &Bound<'py, PyAny>,
-    ) -> PyResult<()> {
-        self.push(response, &|| format!("responses[{row}]"))?;
-        let place = || format!("references[{row}]");
-        let first = match refs.cast::<PyList>() {
-            Ok(list) => list.iter().next(),
-            Err(_) => refs.cast::<PyTuple>().ok().and_then(|t| t.iter().next()),
-        };
-        let nested =
-            first.is_some_and(|r| r.is_instance_of::<PyList>() || r.is_instance_of::<PyTuple>());
-        self.nested.push(nested);
-        if nested {
-            for_each_item(refs, &place, |k, r| {
-                self.push(&r, &|| format!("references[{row}][{k}]"))
-            })
-        } else {
-            self.push(refs, &place)
-        }
-    }
-}
-
-/// Whether other threads run Python code while this one holds its thread state (a free-threaded
-/// build with the GIL disabled). Once enabled the GIL stays enabled, so "disabled" may be stale
-/// but never unsafe.
-fn gil_disabled(py: Python<'_>) -> bool {
-    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *DISABLED.get_or_init(|| {
-        py.import("sys")
-            .and_then(|sys| sys.getattr("_is_gil_enabled"))
-            .and_then(|enabled| enabled.call0())
-            .and_then(|enabled| enabled.is_truthy())
-            .map(|enabled| !enabled)
-            .unwrap_or(false)
-    })
-}
-
-/// The items of a token list (a list, or a tuple) as raw pointers, to be read off the GIL thread.
+/// The items of a list or tuple as raw pointers, to be read off the GIL thread.
 #[derive(Clone, Copy)]
 struct RawList {
     items: *const *mut ffi::PyObject,
     len: usize,
 }
 
-// SAFETY: a `RawList` is only read by `read_rows`, while the thread that made it keeps holding the
-// GIL (or, without a GIL, while it keeps the snapshot tuple alive): the items and the strings they
-// point to stay alive and unchanged, and the readers only read immutable object data.
+// SAFETY: a `RawList` is only read by `TokenRows::new`'s readers, while the thread that made it
+// keeps holding the GIL (or, without a GIL, keeps the snapshot tuples alive): the items, and the
+// objects they point to, stay alive and unchanged, and the readers only read immutable data.
 unsafe impl Send for RawList {}
 unsafe impl Sync for RawList {}
 
 impl RawList {
-    fn new(object: &Bound<'_, PyAny>) -> RawList {
-        let ptr = object.as_ptr();
-        // SAFETY: `object` is a list or a tuple (`Lists::push`), so its layout is the one read.
-        let items = unsafe {
-            if ffi::PyList_Check(ptr) != 0 {
-                (*ptr.cast::<ffi::PyListObject>()).ob_item.cast_const()
-            } else {
-                (*ptr.cast::<ffi::PyTupleObject>()).ob_item.as_ptr()
-            }
-        };
-        let len = object.len().unwrap_or(0);
-        RawList { items, len }
+    /// The items of `obj` if it is a list or a tuple (or a subclass: their layout is the same).
+    ///
+    /// # Safety
+    /// `obj` is a live object that nothing changes meanwhile; only its type and its items array
+    /// are read.
+    unsafe fn of(obj: *mut ffi::PyObject) -> Option<RawList> {
+        if ffi::PyList_Check(obj) != 0 {
+            Some(RawList {
+                items: (*obj.cast::<ffi::PyListObject>()).ob_item.cast_const(),
+                len: ffi::PyList_GET_SIZE(obj) as usize,
+            })
+        } else if ffi::PyTuple_Check(obj) != 0 {
+            Some(RawList {
+                items: (*obj.cast::<ffi::PyTupleObject>()).ob_item.as_ptr(),
+                len: ffi::PyTuple_GET_SIZE(obj) as usize,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// # Safety
+    /// As for `of`; `i < self.len`.
+    unsafe fn get(self, i: usize) -> *mut ffi::PyObject {
+        *self.items.add(i)
     }
 }
 
@@ -358,21 +286,14 @@ impl std::hash::Hash for StrToken<'_> {
     }
 }
 
-/// Why a token could not be read.
-#[derive(Clone, Copy)]
+/// Why a row could not be read.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Bad {
-    NotStr,
-    LoneSurrogate,
+    /// Not a list of lists of `str` as documented, or a `str` with a lone surrogate: the row is
+    /// checked again on the GIL thread for the error message.
+    Invalid,
     /// A legacy string (Python < 3.12) whose characters are not in canonical form yet.
     NotReady,
-}
-
-/// A bad token: list `list` (counted from the row's first), item `item`.
-#[derive(Clone, Copy)]
-struct BadToken {
-    list: usize,
-    item: usize,
-    bad: Bad,
 }
 
 /// Reads one token.
@@ -383,7 +304,7 @@ struct BadToken {
 /// nothing is written: no reference count, no cached hash or UTF-8.
 unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
     if ffi::PyUnicode_Check(obj) == 0 {
-        return Err(Bad::NotStr);
+        return Err(Bad::Invalid);
     }
     #[allow(deprecated)]
     if ffi::PyUnicode_IS_READY(obj) == 0 {
@@ -403,7 +324,7 @@ unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
         _ => false,
     };
     if lone {
-        return Err(Bad::LoneSurrogate);
+        return Err(Bad::Invalid);
     }
     Ok(StrToken {
         kind,
@@ -411,21 +332,42 @@ unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
     })
 }
 
-/// Reads the tokens of one row's lists and numbers them into `out` (see `Id`).
+/// Reusable buffers of a reader.
+#[derive(Default)]
+struct Scratch<'a> {
+    lists: Vec<RawList>,
+    tokens: Vec<StrToken<'a>>,
+}
+
+/// Reads row `row` (its response and references objects) and appends its ids to `chunk`.
 ///
 /// # Safety
-/// As for `read_token`, for every item of `lists`.
-unsafe fn number_row<'a>(
-    lists: &[RawList],
-    out: &mut [Id],
-    tokens: &mut Vec<StrToken<'a>>,
-) -> Result<(), BadToken> {
+/// `response` and `refs` are live objects that nothing changes meanwhile, nor any object they
+/// hold (see `RawList`).
+unsafe fn read_row<'a>(
+    response: *mut ffi::PyObject,
+    refs: *mut ffi::PyObject,
+    chunk: &mut Chunk,
+    scratch: &mut Scratch<'a>,
+) -> Result<(), Bad> {
+    let lists = &mut scratch.lists;
+    lists.clear();
+    lists.push(RawList::of(response).ok_or(Bad::Invalid)?);
+    let outer = RawList::of(refs).ok_or(Bad::Invalid)?;
+    let nested = outer.len > 0 && RawList::of(outer.get(0)).is_some();
+    if nested {
+        for k in 0..outer.len {
+            let reference = outer.get(k);
+            lists.push(RawList::of(reference).ok_or(Bad::Invalid)?);
+        }
+    } else {
+        lists.push(outer);
+    }
+    let tokens = &mut scratch.tokens;
     tokens.clear();
-    for (list, raw) in lists.iter().enumerate() {
-        for item in 0..raw.len {
-            let token =
-                read_token(*raw.items.add(item)).map_err(|bad| BadToken { list, item, bad })?;
-            tokens.push(token);
+    for list in lists.iter() {
+        for i in 0..list.len {
+            tokens.push(read_token(list.get(i))?);
         }
     }
     let hyp_len = lists.first().map_or(0, |l| l.len);
@@ -435,7 +377,18 @@ unsafe fn number_row<'a>(
         rest = tail;
         reference
     });
-    number_segment(references, hypothesis, out);
+    let start = chunk.ids.len();
+    chunk.ids.resize(start + tokens.len(), Id::ZERO);
+    number_segment(
+        references,
+        hypothesis,
+        chunk.ids.get_mut(start..).unwrap_or(&mut []),
+    );
+    for list in lists.iter() {
+        let end = chunk.list_ends.last().copied().unwrap_or(0) + list.len;
+        chunk.list_ends.push(end);
+    }
+    chunk.row_ends.push(chunk.list_ends.len());
     Ok(())
 }
 
@@ -445,156 +398,206 @@ impl TokenRows {
         references: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let py = responses.py();
-        let responses = items(responses, &|| "responses".to_string())?;
-        let references = items(references, &|| "references".to_string())?;
+        let columns = [(responses, "responses"), (references, "references")];
+        for (column, name) in columns {
+            if !(column.is_instance_of::<PyList>() || column.is_instance_of::<PyTuple>()) {
+                return Err(PyTypeError::new_err(format!(
+                    "{name}: expected a list of str, got {}",
+                    type_name(column)
+                )));
+            }
+        }
         check_same_length(
-            ("responses", responses.len()),
-            ("references", references.len()),
+            ("responses", responses.len()?),
+            ("references", references.len()?),
         )?;
-        let mut lists = Lists {
-            objects: Vec::with_capacity(2 * responses.len()),
-            list_starts: Vec::with_capacity(2 * responses.len() + 1),
-            row_starts: Vec::with_capacity(responses.len() + 1),
-            nested: Vec::with_capacity(responses.len()),
-        };
-        lists.list_starts.push(0);
-        // Rows before a malformed one are still read: a bad token there is reported first.
-        let mut malformed = None;
-        for (row, (response, refs)) in responses.iter().zip(&references).enumerate() {
-            let start = lists.objects.len();
-            lists.row_starts.push(start);
-            if let Err(e) = lists.push_row(row, response, refs) {
-                lists.row_starts.pop();
-                lists.nested.truncate(row);
-                lists.objects.truncate(start);
-                lists.list_starts.truncate(start + 1);
-                malformed = Some(e);
-                break;
-            }
-        }
-        lists.row_starts.push(lists.objects.len());
-        let raw: Vec<RawList> = lists.objects.iter().map(RawList::new).collect();
-        let total = lists.list_starts.last().copied().unwrap_or(0);
-        let mut ids = vec![Id::ZERO; total];
-        let mut outs: Vec<&mut [Id]> = Vec::with_capacity(lists.nested.len());
-        let mut rest = ids.as_mut_slice();
-        for w in lists.row_starts.windows(2) {
-            let len = lists.list_starts.get(w[1]).unwrap_or(&0)
-                - lists.list_starts.get(w[0]).unwrap_or(&0);
-            let (out, tail) = rest.split_at_mut(len.min(rest.len()));
-            outs.push(out);
-            rest = tail;
-        }
-        let row_lists = |r: usize| -> &[RawList] {
-            match (lists.row_starts.get(r), lists.row_starts.get(r + 1)) {
-                (Some(&start), Some(&end)) => raw.get(start..end).unwrap_or(&[]),
-                _ => &[],
-            }
-        };
-        // SAFETY: this thread holds the GIL until the rows are read, so no Python code runs and
-        // every list and token stays alive and unchanged (or `raw` points into snapshot tuples
-        // kept alive by `lists`, see `Lists::push`); `read_token` reads immutable data only. The
-        // workers never take the GIL, and no job on the pool does, so waiting here cannot
-        // deadlock.
-        let read = |(r, out): (usize, &mut &mut [Id]), tokens: &mut Vec<StrToken<'_>>| unsafe {
-            number_row(row_lists(r), out, tokens)
-        };
-        let mut results: Vec<Result<(), BadToken>> = if outs.len() >= PARALLEL_ROWS {
-            super::pool()?.install(|| {
-                outs.par_iter_mut()
-                    .enumerate()
-                    .with_min_len(16)
-                    .map_init(Vec::new, |tokens, row| read(row, tokens))
-                    .collect()
-            })
+        // Without a GIL other threads may change lists: read a snapshot of every list instead.
+        let snapshots = if gil_disabled(py) {
+            Some((snapshot(responses, 3)?, snapshot(references, 4)?))
         } else {
-            let mut tokens = Vec::new();
-            outs.iter_mut()
-                .enumerate()
-                .map(|row| read(row, &mut tokens))
-                .collect()
+            None
         };
-        for (r, result) in results.iter_mut().enumerate() {
-            if let Err(BadToken {
-                bad: Bad::NotReady, ..
-            }) = result
-            {
-                ready_strings(py, row_lists(r))?;
-                if let Some(out) = outs.get_mut(r) {
-                    // SAFETY: as above, on this thread.
-                    *result = unsafe { number_row(row_lists(r), out, &mut Vec::new()) };
+        let (responses_read, references_read) = match &snapshots {
+            Some((r, f)) => (r, f),
+            None => (responses, references),
+        };
+        // SAFETY: both are lists or tuples (checked above).
+        let (raw_responses, raw_references) = unsafe {
+            (
+                RawList::of(responses_read.as_ptr()),
+                RawList::of(references_read.as_ptr()),
+            )
+        };
+        let (Some(raw_responses), Some(raw_references)) = (raw_responses, raw_references) else {
+            return Err(PyTypeError::new_err("responses: expected a list of str"));
+        };
+        let rows = raw_responses.len.min(raw_references.len);
+        let read = || -> Vec<(Chunk, Option<(usize, Bad)>)> {
+            let read_chunk = |c: usize, scratch: &mut Scratch<'_>| {
+                let mut chunk = Chunk::default();
+                for row in c * CHUNK_ROWS..rows.min((c + 1) * CHUNK_ROWS) {
+                    // SAFETY: this thread holds the GIL until every row is read, so no Python
+                    // code runs: every list and token stays alive and unchanged (without a GIL,
+                    // `raw_*` point into the snapshot tuples, which nothing can change and which
+                    // live until then). The readers never take the GIL, and no job on the pool
+                    // does, so this thread waiting for them holding it cannot deadlock.
+                    let read = unsafe {
+                        read_row(
+                            raw_responses.get(row),
+                            raw_references.get(row),
+                            &mut chunk,
+                            scratch,
+                        )
+                    };
+                    if let Err(bad) = read {
+                        return (chunk, Some((row, bad)));
+                    }
                 }
+                (chunk, None)
+            };
+            let chunks = rows.div_ceil(CHUNK_ROWS);
+            if rows < PARALLEL_ROWS {
+                let mut scratch = Scratch::default();
+                (0..chunks).map(|c| read_chunk(c, &mut scratch)).collect()
+            } else {
+                (0..chunks)
+                    .into_par_iter()
+                    .map_init(Scratch::default, |scratch, c| read_chunk(c, scratch))
+                    .collect()
+            }
+        };
+        let mut read_rows = if rows < PARALLEL_ROWS {
+            read()
+        } else {
+            super::pool()?.install(read)
+        };
+        if let Some(&(first, bad)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
+            if bad == Bad::NotReady {
+                // Readying a legacy string may allocate: done here, on the GIL thread, by reading
+                // every row from the first one that needs it (which also finds the first error).
+                for row in first..rows {
+                    check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
+                }
+                read_rows = if rows < PARALLEL_ROWS {
+                    read()
+                } else {
+                    super::pool()?.install(read)
+                };
             }
         }
-        if let Some((row, e)) = results
-            .iter()
-            .enumerate()
-            .find_map(|(r, result)| result.err().map(|e| (r, e)))
-        {
-            let list = lists.row_starts.get(row).copied().unwrap_or(0) + e.list;
-            let place = lists.place(row, list);
-            return Err(match e.bad {
-                Bad::LoneSurrogate => PyValueError::new_err(format!(
-                    "{place}[{}]: string is not valid Unicode (lone surrogate)",
-                    e.item
-                )),
-                _ => {
-                    let item = match lists.objects.get(list) {
-                        Some(object) => object.get_item(e.item)?,
-                        None => py.None().into_bound(py),
-                    };
-                    PyTypeError::new_err(format!(
-                        "{place}[{}]: expected str, got {}",
-                        e.item,
-                        type_name(&item)
-                    ))
-                }
-            });
-        }
-        if let Some(e) = malformed {
-            return Err(e);
+        if let Some(&(row, _)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
+            check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
+            return Err(PyValueError::new_err(format!(
+                "row {row}: the tokens changed while they were read"
+            )));
         }
         Ok(TokenRows {
-            ids,
-            list_starts: lists.list_starts,
-            row_starts: lists.row_starts,
+            chunks: read_rows.into_iter().map(|(chunk, _)| chunk).collect(),
         })
     }
 
     /// Runs `f` on one segment per row.
     pub(super) fn with_segments<O>(&self, f: impl FnOnce(&[Segment<'_, Id, &[Id]>]) -> O) -> O {
-        let lists: Vec<&[Id]> = self
-            .list_starts
-            .windows(2)
-            .map(|w| self.ids.get(w[0]..w[1]).unwrap_or(&[]))
-            .collect();
-        let segments: Vec<Segment<'_, Id, &[Id]>> = self
-            .row_starts
-            .windows(2)
-            .map(|w| Segment {
-                hypothesis: lists.get(w[0]).copied().unwrap_or(&[]),
-                references: lists.get(w[0] + 1..w[1]).unwrap_or(&[]),
+        let lists: Vec<Vec<&[Id]>> = self
+            .chunks
+            .iter()
+            .map(|chunk| {
+                let mut start = 0;
+                chunk
+                    .list_ends
+                    .iter()
+                    .map(|&end| {
+                        let list = chunk.ids.get(start..end).unwrap_or(&[]);
+                        start = end;
+                        list
+                    })
+                    .collect()
             })
             .collect();
+        let mut segments = Vec::new();
+        for (chunk, lists) in self.chunks.iter().zip(&lists) {
+            let mut start = 0;
+            for &end in &chunk.row_ends {
+                segments.push(Segment {
+                    hypothesis: lists.get(start).copied().unwrap_or(&[]),
+                    references: lists.get(start + 1..end).unwrap_or(&[]),
+                });
+                start = end;
+            }
+        }
         f(&segments)
     }
 }
 
-/// Puts legacy strings (Python < 3.12) in canonical form.
-fn ready_strings(py: Python<'_>, lists: &[RawList]) -> PyResult<()> {
-    for raw in lists {
-        for item in 0..raw.len {
-            // SAFETY: on the GIL thread; the items are alive (see `RawList`).
-            unsafe {
-                let obj = *raw.items.add(item);
-                #[allow(deprecated)]
-                if ffi::PyUnicode_Check(obj) != 0 && ffi::PyUnicode_READY(obj) != 0 {
-                    return Err(PyErr::fetch(py));
-                }
-            }
-        }
+/// Whether other threads run Python code while this one holds its thread state (a free-threaded
+/// build with the GIL disabled). Once enabled the GIL stays enabled, so "disabled" may be stale
+/// but never unsafe.
+fn gil_disabled(py: Python<'_>) -> bool {
+    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DISABLED.get_or_init(|| {
+        py.import("sys")
+            .and_then(|sys| sys.getattr("_is_gil_enabled"))
+            .and_then(|enabled| enabled.call0())
+            .and_then(|enabled| enabled.is_truthy())
+            .map(|enabled| !enabled)
+            .unwrap_or(false)
+    })
+}
+
+/// `obj` with its lists made tuples, `depth` levels down (tokens, the last level, stay as they
+/// are).
+fn snapshot<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    if depth <= 1 || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Ok(obj.clone());
     }
-    Ok(())
+    let items = items(obj, &String::new)?
+        .iter()
+        .map(|item| snapshot(item, depth - 1))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyTuple::new(obj.py(), items)?.into_any())
+}
+
+/// The error of row `row`, read with the Python API as documented on `TokenRows`. Also puts
+/// legacy strings in canonical form.
+fn check_row(row: usize, response: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult<()> {
+    check_list(response, &|| format!("responses[{row}]"))?;
+    let place = || format!("references[{row}]");
+    let first = match refs.cast::<PyList>() {
+        Ok(list) => list.iter().next(),
+        Err(_) => refs.cast::<PyTuple>().ok().and_then(|t| t.iter().next()),
+    };
+    if first.is_some_and(|r| r.is_instance_of::<PyList>() || r.is_instance_of::<PyTuple>()) {
+        for_each_item(refs, &place, |k, r| {
+            check_list(&r, &|| format!("references[{row}][{k}]"))
+        })
+    } else {
+        check_list(refs, &place)
+    }
+}
+
+fn check_list(list: &Bound<'_, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
+    if list.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{}: expected a list of str tokens, got a str (tokenize it, or pass a tokenizer)",
+            place()
+        )));
+    }
+    for_each_item(list, place, |j, token| {
+        let token = token.cast_into::<PyString>().map_err(|e| {
+            PyTypeError::new_err(format!(
+                "{}[{j}]: expected str, got {}",
+                place(),
+                type_name(e.into_inner().as_any())
+            ))
+        })?;
+        token.to_str().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{}[{j}]: string is not valid Unicode (lone surrogate)",
+                place()
+            ))
+        })?;
+        Ok(())
+    })
 }
 
 /// Calls `f(index, item)` for each item of a list or tuple.
