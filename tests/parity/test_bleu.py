@@ -422,7 +422,9 @@ def test_batch_tokens_legacy_strings():
         out = new(None, len(text))
         buf = ctypes.pythonapi.PyUnicode_AsUnicode
         buf.restype, buf.argtypes = ctypes.POINTER(ctypes.c_wchar), [ctypes.py_object]
-        chars = buf(out)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            chars = buf(out)
         for i, c in enumerate(text):
             chars[i] = c
         return out
