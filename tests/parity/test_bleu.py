@@ -419,11 +419,11 @@ def test_batch_tokens_legacy_strings():
     def legacy(text):
         new = ctypes.pythonapi.PyUnicode_FromUnicode
         new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_ssize_t]
-        out = new(None, len(text))
         buf = ctypes.pythonapi.PyUnicode_AsUnicode
         buf.restype, buf.argtypes = ctypes.POINTER(ctypes.c_wchar), [ctypes.py_object]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
+            out = new(None, len(text))
             chars = buf(out)
         for i, c in enumerate(text):
             chars[i] = c
