@@ -496,14 +496,18 @@ impl TokenRows {
         })
     }
 
-    /// Runs `f` on one segment per row.
-    pub(super) fn with_segments<O>(&self, f: impl FnOnce(&[Segment<'_, Id, &[Id]>]) -> O) -> O {
-        let lists: Vec<Vec<&[Id]>> = self
+    /// Runs `f` on the segments (one per row) of each chunk in parallel, and concatenates what it
+    /// returns.
+    pub(super) fn map_chunks<O: Send>(
+        &self,
+        f: impl Fn(&[Segment<'_, Id, &[Id]>]) -> Vec<O> + Sync,
+    ) -> Vec<O> {
+        let per_chunk: Vec<Vec<O>> = self
             .chunks
-            .iter()
+            .par_iter()
             .map(|chunk| {
                 let mut start = 0;
-                chunk
+                let lists: Vec<&[Id]> = chunk
                     .list_ends
                     .iter()
                     .map(|&end| {
@@ -511,21 +515,24 @@ impl TokenRows {
                         start = end;
                         list
                     })
-                    .collect()
+                    .collect();
+                let mut start = 0;
+                let segments: Vec<Segment<'_, Id, &[Id]>> = chunk
+                    .row_ends
+                    .iter()
+                    .map(|&end| {
+                        let segment = Segment {
+                            hypothesis: lists.get(start).copied().unwrap_or(&[]),
+                            references: lists.get(start + 1..end).unwrap_or(&[]),
+                        };
+                        start = end;
+                        segment
+                    })
+                    .collect();
+                f(&segments)
             })
             .collect();
-        let mut segments = Vec::new();
-        for (chunk, lists) in self.chunks.iter().zip(&lists) {
-            let mut start = 0;
-            for &end in &chunk.row_ends {
-                segments.push(Segment {
-                    hypothesis: lists.get(start).copied().unwrap_or(&[]),
-                    references: lists.get(start + 1..end).unwrap_or(&[]),
-                });
-                start = end;
-            }
-        }
-        f(&segments)
+        per_chunk.into_iter().flatten().collect()
     }
 }
 
@@ -792,9 +799,7 @@ fn bleu_tokens<'py>(
     let smoothing = smoothing(method, epsilon, alpha, k)?;
     let rows = TokenRows::new(responses, references)?;
     let scores = run_detached(py, || {
-        rows.with_segments(|segments| {
-            bleu_tokens_batch(segments, &weights, &smoothing, auto_reweigh)
-        })
+        rows.map_chunks(|segments| bleu_tokens_batch(segments, &weights, &smoothing, auto_reweigh))
     })?;
     Ok(to_numpy(py, first_error(scores)?))
 }
