@@ -4,12 +4,12 @@
 //! weighted log precisions are summed with `math.fsum`, and nltk's early `return 0` (an int, before
 //! any smoothing) stays distinct from a float score.
 
-use std::hash::Hash;
-
 use num_bigint::BigInt;
 use rayon::prelude::*;
 
+pub(crate) use super::ngrams::number_segment;
 use super::ngrams::{with_ngrams, Ngrams};
+pub use super::ngrams::{Id, Token};
 use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
@@ -128,7 +128,7 @@ impl<T, R> Copy for Segment<'_, T, R> {}
 /// nltk `modified_precision(references, hypothesis, n)` for n = 1..=max_order, each as its raw
 /// (numerator, denominator) passed to `each(n, numerator, denominator)`: hypothesis n-gram counts
 /// clipped by their maximum count in any one reference.
-fn modified_precisions<T: Eq + Hash, R: AsRef<[T]>>(
+fn modified_precisions<T: Token, R: AsRef<[T]>>(
     ngrams: &mut Ngrams,
     references: &[R],
     hypothesis: &[T],
@@ -177,7 +177,7 @@ impl Totals {
         }
     }
 
-    fn add<T: Eq + Hash, R: AsRef<[T]>>(&mut self, ngrams: &mut Ngrams, s: &Segment<'_, T, R>) {
+    fn add<T: Token, R: AsRef<[T]>>(&mut self, ngrams: &mut Ngrams, s: &Segment<'_, T, R>) {
         let max_order = self.numerators.len();
         modified_precisions(ngrams, s.references, s.hypothesis, max_order, |n, a, b| {
             if let (Some(num), Some(den)) = (
@@ -223,7 +223,7 @@ pub struct Precisions(Vec<Num>);
 
 /// Sum the n-gram statistics of a corpus for orders `1..=max_order` (plus what `smoothing` needs
 /// of the last segment), raising what nltk raises before smoothing.
-pub fn corpus_stats<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
     segments: &[Segment<'_, T, R>],
     max_order: usize,
     smoothing: &Smoothing,
@@ -483,7 +483,7 @@ impl CorpusStats {
     }
 }
 
-fn bleu_of_segments<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync, W: AsRef<[f64]>>(
+fn bleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync, W: AsRef<[f64]>>(
     segments: &[Segment<'_, T, R>],
     weights: &[W],
     smoothing: &Smoothing,
@@ -510,7 +510,7 @@ fn bleu_of_segments<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync, W: AsRef<[f64]>>(
 
 /// nltk `corpus_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)`
 /// with one score per weight vector. Tokens compare by equality (case-sensitive).
-pub fn corpus_bleu<T: Eq + Hash + Sync>(
+pub fn corpus_bleu<T: Token + Sync>(
     list_of_references: &[Vec<Vec<T>>],
     hypotheses: &[Vec<T>],
     weights: &[Vec<f64>],
@@ -535,7 +535,7 @@ pub fn corpus_bleu<T: Eq + Hash + Sync>(
 }
 
 /// nltk `sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)`.
-pub fn sentence_bleu<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+pub fn sentence_bleu<T: Token + Sync, R: AsRef<[T]> + Sync>(
     references: &[R],
     hypothesis: &[T],
     weights: &[f64],
@@ -551,7 +551,7 @@ pub fn sentence_bleu<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
 
 /// `sentence_bleu` of a response against its references as a float (nltk's int `0` becomes
 /// `0.0`); an empty reference list is an error.
-pub fn bleu_tokens<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+pub fn bleu_tokens<T: Token + Sync, R: AsRef<[T]> + Sync>(
     response: &[T],
     references: &[R],
     weights: &[f64],
@@ -610,7 +610,7 @@ pub fn bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
 }
 
 /// `bleu_tokens` for every row of pre-tokenised responses and references, in parallel.
-pub fn bleu_tokens_batch<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+pub fn bleu_tokens_batch<T: Token + Sync, R: AsRef<[T]> + Sync>(
     rows: &[Segment<'_, T, R>],
     weights: &[f64],
     smoothing: &Smoothing,

@@ -3,12 +3,10 @@
 //! ties) adds its counts to the corpus totals; grams are nltk's `everygrams(seq, min_len, max_len)`
 //! including its behaviour for unusual lengths (`max_len=-1`, `min_len <= 0`).
 
-use std::hash::Hash;
-
 use rayon::prelude::*;
 
 use super::bleu::Segment;
-use super::ngrams::{with_ngrams, Ngrams, ABSENT};
+use super::ngrams::{with_ngrams, Ngrams, Token, ABSENT};
 use super::pynum::count_ratio;
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
@@ -128,7 +126,7 @@ impl GramCounts {
 
 /// The `(n_match, n_all)` one segment adds to the corpus totals, if any reference has grams: the
 /// counts of the reference with the best `n_match / n_all` (the first on ties).
-fn segment_counts<T: Eq + Hash, R: AsRef<[T]>>(
+fn segment_counts<T: Token, R: AsRef<[T]>>(
     ngrams: &mut Ngrams,
     references: &[R],
     hypothesis: &[T],
@@ -155,7 +153,7 @@ fn segment_counts<T: Eq + Hash, R: AsRef<[T]>>(
 
 /// `(matches, max(hypothesis grams, reference grams))` per reference when `min_len >= 1`: the
 /// grams are then every n-gram of each order `min_len..=max_len`, each counted once.
-fn plain_counts<T: Eq + Hash, R: AsRef<[T]>>(
+fn plain_counts<T: Token, R: AsRef<[T]>>(
     ngrams: &mut Ngrams,
     references: &[R],
     hypothesis: &[T],
@@ -193,7 +191,7 @@ fn plain_counts<T: Eq + Hash, R: AsRef<[T]>>(
 }
 
 /// `plain_counts` for any `min_len` and `max_len`, following `everygrams` literally.
-fn everygram_counts<T: Eq + Hash, R: AsRef<[T]>>(
+fn everygram_counts<T: Token, R: AsRef<[T]>>(
     ngrams: &mut Ngrams,
     references: &[R],
     hypothesis: &[T],
@@ -214,7 +212,7 @@ fn everygram_counts<T: Eq + Hash, R: AsRef<[T]>>(
         .collect()
 }
 
-fn gleu_of_segments<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+fn gleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync>(
     segments: &[Segment<'_, T, R>],
     min_len: i64,
     max_len: i64,
@@ -246,7 +244,7 @@ fn gleu_of_segments<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
 }
 
 /// nltk `corpus_gleu(list_of_references, hypotheses, min_len, max_len)`.
-pub fn corpus_gleu<T: Eq + Hash + Sync>(
+pub fn corpus_gleu<T: Token + Sync>(
     list_of_references: &[Vec<Vec<T>>],
     hypotheses: &[Vec<T>],
     min_len: i64,
@@ -270,7 +268,7 @@ pub fn corpus_gleu<T: Eq + Hash + Sync>(
 }
 
 /// nltk `sentence_gleu(references, hypothesis, min_len, max_len)`.
-pub fn sentence_gleu<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+pub fn sentence_gleu<T: Token + Sync, R: AsRef<[T]> + Sync>(
     references: &[R],
     hypothesis: &[T],
     min_len: i64,
@@ -315,7 +313,7 @@ pub fn gleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
 }
 
 /// `sentence_gleu` for every row of pre-tokenised responses and references, in parallel.
-pub fn gleu_tokens_batch<T: Eq + Hash + Sync, R: AsRef<[T]> + Sync>(
+pub fn gleu_tokens_batch<T: Token + Sync, R: AsRef<[T]> + Sync>(
     rows: &[Segment<'_, T, R>],
     min_len: i64,
     max_len: i64,

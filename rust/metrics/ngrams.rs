@@ -84,6 +84,160 @@ struct Slot {
 
 const FREE_SLOT: Slot = Slot { key: 0, id: FREE };
 
+/// A token type n-grams are counted over: any `Eq + Hash` value, numbered by hashing, or `Id`.
+pub trait Token: Sized {
+    /// Numbers the tokens of a hypothesis and its references into `out`.
+    fn number<'a>(
+        references: impl Iterator<Item = &'a [Self]>,
+        hypothesis: &[Self],
+        out: &mut Numbering,
+    ) where
+        Self: 'a;
+}
+
+impl<T: Eq + Hash> Token for T {
+    fn number<'a>(references: impl Iterator<Item = &'a [T]>, hypothesis: &[T], out: &mut Numbering)
+    where
+        T: 'a,
+    {
+        out.hash(references, hypothesis);
+    }
+}
+
+/// A token already numbered for its segment (by `number_segment`): the hypothesis' distinct
+/// tokens are `0..` in order of first occurrence, a reference token gets the id of the equal
+/// hypothesis token, else `ABSENT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Id(u32);
+
+impl Id {
+    pub(crate) const ZERO: Id = Id(0);
+}
+
+impl Token for Id {
+    fn number<'a>(
+        references: impl Iterator<Item = &'a [Id]>,
+        hypothesis: &[Id],
+        out: &mut Numbering,
+    ) {
+        out.hyp.clear();
+        out.hyp.extend(hypothesis.iter().map(|id| id.0));
+        out.vocabulary = out
+            .hyp
+            .iter()
+            .map(|&id| id.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        out.refs.clear();
+        out.ref_starts.clear();
+        for reference in references {
+            out.ref_starts.push(out.refs.len());
+            let vocabulary = out.vocabulary;
+            out.refs.extend(
+                reference
+                    .iter()
+                    .map(|id| if id.0 < vocabulary { id.0 } else { ABSENT }),
+            );
+        }
+        out.ref_starts.push(out.refs.len());
+    }
+}
+
+/// Numbers a segment's tokens for `Id` (the hypothesis, then each reference, into `out`, which
+/// has room for them all).
+pub(crate) fn number_segment<'a, T: Eq + Hash + 'a>(
+    references: impl Iterator<Item = &'a [T]>,
+    hypothesis: &[T],
+    out: &mut [Id],
+) {
+    with_ngrams(|ngrams| {
+        let numbering = &mut ngrams.numbering;
+        numbering.hash(references, hypothesis);
+        for (o, &id) in out
+            .iter_mut()
+            .zip(numbering.hyp.iter().chain(&numbering.refs))
+        {
+            *o = Id(id);
+        }
+    });
+}
+
+/// A segment's tokens as ids (see `Id`): the hypothesis' and all references' back to back
+/// (`ref_starts` has one start per reference plus the end).
+#[derive(Default)]
+pub struct Numbering {
+    hasher: ahash::RandomState,
+    /// Token table of `hash`, `FREE_TOKEN` for an empty slot.
+    token_slots: Vec<u64>,
+    hyp: Vec<u32>,
+    refs: Vec<u32>,
+    ref_starts: Vec<usize>,
+    /// The number of distinct hypothesis tokens.
+    vocabulary: u32,
+}
+
+impl Numbering {
+    /// Numbers the tokens through a hash table of the hypothesis' tokens.
+    fn hash<'a, T: Eq + Hash + 'a>(
+        &mut self,
+        references: impl Iterator<Item = &'a [T]>,
+        hypothesis: &[T],
+    ) {
+        let size = 1usize << table_bits(hypothesis.len());
+        self.token_slots.clear();
+        self.token_slots.resize(size, FREE_TOKEN);
+        let mask = size - 1;
+        // A slot holds the high half of the token's hash (compared before the tokens) and the
+        // position of its first occurrence in the hypothesis.
+        let hasher = &self.hasher;
+        let slot_of_token = |token: &T| {
+            let h = hasher.hash_one(token);
+            (h as usize & mask, h >> 32)
+        };
+        self.hyp.clear();
+        let mut vocabulary = 0;
+        for (i, token) in hypothesis.iter().enumerate() {
+            let (mut slot, tag) = slot_of_token(token);
+            let id = loop {
+                let entry = self.token_slots[slot];
+                if entry == FREE_TOKEN {
+                    self.token_slots[slot] = tag << 32 | i as u64;
+                    vocabulary += 1;
+                    break vocabulary - 1;
+                }
+                let p = entry as u32 as usize;
+                if entry >> 32 == tag && hypothesis[p] == *token {
+                    break self.hyp[p];
+                }
+                slot = (slot + 1) & mask;
+            };
+            self.hyp.push(id);
+        }
+        self.vocabulary = vocabulary;
+        self.refs.clear();
+        self.ref_starts.clear();
+        for reference in references {
+            self.ref_starts.push(self.refs.len());
+            for token in reference {
+                let (mut slot, tag) = slot_of_token(token);
+                let id = loop {
+                    let entry = self.token_slots[slot];
+                    if entry == FREE_TOKEN {
+                        break ABSENT;
+                    }
+                    let p = entry as u32 as usize;
+                    if entry >> 32 == tag && hypothesis[p] == *token {
+                        break self.hyp[p];
+                    }
+                    slot = (slot + 1) & mask;
+                };
+                self.refs.push(id);
+            }
+        }
+        self.ref_starts.push(self.refs.len());
+    }
+}
+
 thread_local! {
     static NGRAMS: RefCell<Ngrams> = RefCell::new(Ngrams::default());
 }
@@ -93,7 +247,7 @@ pub(crate) fn with_ngrams<O>(f: impl FnOnce(&mut Ngrams) -> O) -> O {
     NGRAMS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut ngrams) => {
             let out = f(&mut ngrams);
-            if ngrams.slots.len().max(ngrams.ref_tokens.capacity()) > KEEP {
+            if ngrams.slots.len().max(ngrams.numbering.refs.capacity()) > KEEP {
                 *ngrams = Ngrams::default();
             }
             out
@@ -109,9 +263,7 @@ pub(crate) fn with_ngrams<O>(f: impl FnOnce(&mut Ngrams) -> O) -> O {
 /// reference count)`. Only n-grams that can still match get ids: a hypothesis n-gram whose prefix
 /// occurs in no reference cannot occur in one either, so it is marked `ABSENT` instead of stored.
 pub(crate) struct Ngrams {
-    hasher: ahash::RandomState,
-    /// Token table (see `start`), `FREE_TOKEN` for an empty slot.
-    token_slots: Vec<u64>,
+    numbering: Numbering,
     /// N-gram table of `2^bits` slots, and the dense alternative for one order (by prefix id minus
     /// the order's first id, times the vocabulary, plus token id).
     slots: Vec<Slot>,
@@ -121,11 +273,6 @@ pub(crate) struct Ngrams {
     /// Whether `slots` still holds another segment's n-grams, and the size to clear it to.
     stale: bool,
     expected_grams: usize,
-    /// Token ids of the hypothesis and of all references back to back (`ref_starts` has one start
-    /// per reference plus the end).
-    hyp_tokens: Vec<u32>,
-    ref_tokens: Vec<u32>,
-    ref_starts: Vec<usize>,
     /// Ids of the current order's n-grams by start position (each reference keeps its start).
     hyp: Vec<u32>,
     refs: Vec<u32>,
@@ -147,17 +294,13 @@ pub(crate) struct Ngrams {
 impl Default for Ngrams {
     fn default() -> Self {
         Ngrams {
-            hasher: ahash::RandomState::new(),
-            token_slots: Vec::new(),
+            numbering: Numbering::default(),
             slots: Vec::new(),
             dense: Vec::new(),
             bits: 0,
             grams: 0,
             stale: true,
             expected_grams: 0,
-            hyp_tokens: Vec::new(),
-            ref_tokens: Vec::new(),
-            ref_starts: Vec::new(),
             hyp: Vec::new(),
             refs: Vec::new(),
             order: 0,
@@ -173,74 +316,36 @@ impl Default for Ngrams {
 }
 
 impl Ngrams {
-    /// Interns the tokens of a segment; the current order becomes 1. `expected_grams` sizes the
-    /// n-gram table (it grows when needed).
-    pub(crate) fn start<T: Hash + Eq, R: AsRef<[T]>>(
+    /// Numbers the tokens of a segment (see `Token`); the current order becomes 1.
+    /// `expected_grams` sizes the n-gram table (it grows when needed).
+    pub(crate) fn start<T: Token, R: AsRef<[T]>>(
         &mut self,
         references: &[R],
         hypothesis: &[T],
         expected_grams: usize,
     ) {
-        let size = 1usize << table_bits(hypothesis.len());
-        self.token_slots.clear();
-        self.token_slots.resize(size, FREE_TOKEN);
-        let mask = size - 1;
-        // A slot holds the high half of the token's hash (compared before the tokens) and the
-        // position of its first occurrence in the hypothesis.
-        let slot_of_token = |token: &T| {
-            let h = self.hasher.hash_one(token);
-            (h as usize & mask, h >> 32)
-        };
-        self.hyp_tokens.clear();
+        T::number(
+            references.iter().map(AsRef::as_ref),
+            hypothesis,
+            &mut self.numbering,
+        );
+        let numbering = &self.numbering;
         self.hyp_counts.clear();
-        for (i, token) in hypothesis.iter().enumerate() {
-            let (mut slot, tag) = slot_of_token(token);
-            let id = loop {
-                let entry = self.token_slots[slot];
-                if entry == FREE_TOKEN {
-                    self.token_slots[slot] = tag << 32 | i as u64;
-                    self.hyp_counts.push(0);
-                    break self.hyp_counts.len() as u32 - 1;
-                }
-                let p = entry as u32 as usize;
-                if entry >> 32 == tag && hypothesis[p] == *token {
-                    break self.hyp_tokens[p];
-                }
-                slot = (slot + 1) & mask;
-            };
-            self.hyp_counts[id as usize] += 1;
-            self.hyp_tokens.push(id);
-        }
-        self.ref_tokens.clear();
-        self.ref_starts.clear();
-        for reference in references {
-            self.ref_starts.push(self.ref_tokens.len());
-            for token in reference.as_ref() {
-                let (mut slot, tag) = slot_of_token(token);
-                let id = loop {
-                    let entry = self.token_slots[slot];
-                    if entry == FREE_TOKEN {
-                        break ABSENT;
-                    }
-                    let p = entry as u32 as usize;
-                    if entry >> 32 == tag && hypothesis[p] == *token {
-                        break self.hyp_tokens[p];
-                    }
-                    slot = (slot + 1) & mask;
-                };
-                self.ref_tokens.push(id);
+        self.hyp_counts.resize(numbering.vocabulary as usize, 0);
+        for &id in &numbering.hyp {
+            if let Some(c) = self.hyp_counts.get_mut(id as usize) {
+                *c += 1;
             }
         }
-        self.ref_starts.push(self.ref_tokens.len());
         // Cleared when first used: most segments only need the dense tables.
         self.stale = true;
         self.expected_grams = expected_grams;
-        self.vocabulary = self.hyp_counts.len() as u32;
+        self.vocabulary = numbering.vocabulary;
         self.next_id = self.vocabulary;
         self.lo = 0;
         self.order = 1;
-        self.hyp.clone_from(&self.hyp_tokens);
-        self.refs.clone_from(&self.ref_tokens);
+        self.hyp.clone_from(&numbering.hyp);
+        self.refs.clone_from(&numbering.refs);
         self.match_references();
     }
 
@@ -265,18 +370,21 @@ impl Ngrams {
 
     /// The hypothesis' token ids.
     pub(crate) fn hyp_tokens(&self) -> &[u32] {
-        &self.hyp_tokens
+        &self.numbering.hyp
     }
 
     /// The number of references.
     pub(crate) fn references(&self) -> usize {
-        self.ref_starts.len().saturating_sub(1)
+        self.numbering.ref_starts.len().saturating_sub(1)
     }
 
     /// The token ids of reference `r`.
     pub(crate) fn ref_tokens(&self, r: usize) -> &[u32] {
-        match (self.ref_starts.get(r), self.ref_starts.get(r + 1)) {
-            (Some(&s), Some(&e)) => self.ref_tokens.get(s..e).unwrap_or(&[]),
+        match (
+            self.numbering.ref_starts.get(r),
+            self.numbering.ref_starts.get(r + 1),
+        ) {
+            (Some(&s), Some(&e)) => self.numbering.refs.get(s..e).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -345,7 +453,7 @@ impl Ngrams {
         }
         let (bits, mask) = (self.bits, self.slots.len().wrapping_sub(1));
         self.hyp_counts.clear();
-        let next_tokens = self.hyp_tokens.get(n..).unwrap_or(&[]);
+        let next_tokens = self.numbering.hyp.get(n..).unwrap_or(&[]);
         for (id, &token) in self.hyp.iter_mut().zip(next_tokens) {
             // A prefix no reference has: no longer n-gram with it can match.
             if self
@@ -379,12 +487,12 @@ impl Ngrams {
                 *c += 1;
             }
         }
-        for w in self.ref_starts.windows(2) {
+        for w in self.numbering.ref_starts.windows(2) {
             let (start, end) = (w[0], w[1]);
             // This order's n-grams of the reference start at `start..end - n`.
             let len = (end - start).saturating_sub(n);
             let ids = self.refs.get_mut(start..start + len).unwrap_or(&mut []);
-            let next_tokens = self.ref_tokens.get(start + n..).unwrap_or(&[]);
+            let next_tokens = self.numbering.refs.get(start + n..).unwrap_or(&[]);
             for (id, &token) in ids.iter_mut().zip(next_tokens) {
                 *id = if dense {
                     cell(*id, token)
@@ -407,7 +515,7 @@ impl Ngrams {
         self.matches.clear();
         self.best.clear();
         self.best.resize(size, 0);
-        for w in self.ref_starts.windows(2) {
+        for w in self.numbering.ref_starts.windows(2) {
             let (start, end) = (w[0], w[1]);
             let len = (end - start).saturating_sub(self.order - 1);
             let used = if single {

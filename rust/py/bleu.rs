@@ -9,14 +9,15 @@ use pyo3::exceptions::{
     PyAssertionError, PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyUserWarning,
     PyValueError, PyZeroDivisionError,
 };
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
+use rayon::prelude::*;
 
 use super::{check_same_length, first_error, items, run_detached, to_numpy, TextRows};
 use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, Method, Param, PyExc, Raised, Segment,
-    Smoothing,
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, Id, Method, Param, PyExc,
+    Raised, Segment, Smoothing,
 };
 use crate::text::Tokenizer;
 
@@ -205,17 +206,190 @@ impl<'py> TokenCorpus<'py> {
     }
 }
 
-/// Pre-tokenised batch columns, copied out of Python: `responses[i]` is a list of `str` tokens;
+/// Batches with at least this many rows read their tokens in parallel.
+const PARALLEL_ROWS: usize = 64;
+
+/// Rows read together (one output buffer each).
+const CHUNK_ROWS: usize = 32;
+
+/// Pre-tokenised batch columns as token ids (see `Id`): `responses[i]` is a list of `str` tokens;
 /// `references[i]` is one such list, or a list of them (several references) when its first item
 /// is a list or tuple (an empty row is one empty reference).
 pub(super) struct TokenRows {
-    /// Every token list back to back: per row the response, then its references. The strings
-    /// stay owned by Python (kept alive here), so nothing is copied.
-    tokens: Vec<PyBackedStr>,
-    /// Number of tokens before the end of each list.
+    chunks: Vec<Chunk>,
+}
+
+/// The ids of `CHUNK_ROWS` rows: per row the response's, then each reference's, back to back.
+#[derive(Default)]
+struct Chunk {
+    ids: Vec<Id>,
+    /// Number of ids before the end of each list.
     list_ends: Vec<usize>,
-    /// Index of each row's first list (the response), plus the end.
-    row_starts: Vec<usize>,
+    /// Number of lists before the end of each row.
+    row_ends: Vec<usize>,
+}
+
+/// The items of a list or tuple as raw pointers, to be read off the GIL thread.
+#[derive(Clone, Copy)]
+struct RawList {
+    items: *const *mut ffi::PyObject,
+    len: usize,
+}
+
+// SAFETY: a `RawList` is only read by `TokenRows::new`'s readers, while the thread that made it
+// keeps holding the GIL (or, without a GIL, keeps the snapshot tuples alive): the items, and the
+// objects they point to, stay alive and unchanged, and the readers only read immutable data.
+unsafe impl Send for RawList {}
+unsafe impl Sync for RawList {}
+
+impl RawList {
+    /// The items of `obj` if it is a list or a tuple (or a subclass: their layout is the same).
+    ///
+    /// # Safety
+    /// `obj` is a live object that nothing changes meanwhile; only its type and its items array
+    /// are read.
+    unsafe fn of(obj: *mut ffi::PyObject) -> Option<RawList> {
+        if ffi::PyList_Check(obj) != 0 {
+            Some(RawList {
+                items: (*obj.cast::<ffi::PyListObject>()).ob_item.cast_const(),
+                len: ffi::PyList_GET_SIZE(obj) as usize,
+            })
+        } else if ffi::PyTuple_Check(obj) != 0 {
+            Some(RawList {
+                items: (*obj.cast::<ffi::PyTupleObject>()).ob_item.as_ptr(),
+                len: ffi::PyTuple_GET_SIZE(obj) as usize,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// # Safety
+    /// As for `of`; `i < self.len`.
+    unsafe fn get(self, i: usize) -> *mut ffi::PyObject {
+        *self.items.add(i)
+    }
+}
+
+/// A `str` token as CPython stores it: its kind (bytes per character) and its characters. A `str`
+/// always has the narrowest kind its characters fit, so equal strings have equal kind and data (as
+/// `str.__eq__` compares them), and distinct strings differ, lone surrogates included.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct StrToken<'a> {
+    kind: u32,
+    data: &'a [u8],
+}
+
+impl std::hash::Hash for StrToken<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write(self.data);
+    }
+}
+
+/// Why a row could not be read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bad {
+    /// Not a list of lists of `str` as documented, or a `str` with a lone surrogate: the row is
+    /// checked again on the GIL thread for the error message.
+    Invalid,
+    /// A legacy string (Python < 3.12) whose characters are not in canonical form yet.
+    NotReady,
+}
+
+/// Reads one token.
+///
+/// # Safety
+/// `obj` is a live object that nothing changes while the result is used (see `RawList`). Only
+/// header fields CPython never changes after creation are read (type, kind, length, data), and
+/// nothing is written: no reference count, no cached hash or UTF-8.
+unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
+    if ffi::PyUnicode_Check(obj) == 0 {
+        return Err(Bad::Invalid);
+    }
+    #[allow(deprecated)]
+    if ffi::PyUnicode_IS_READY(obj) == 0 {
+        return Err(Bad::NotReady);
+    }
+    let kind = ffi::PyUnicode_KIND(obj);
+    let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
+    let data = ffi::PyUnicode_DATA(obj);
+    let surrogate = |c: u32| (0xD800..=0xDFFF).contains(&c);
+    let lone = match kind {
+        2 => std::slice::from_raw_parts(data.cast::<u16>(), len)
+            .iter()
+            .any(|&c| surrogate(u32::from(c))),
+        4 => std::slice::from_raw_parts(data.cast::<u32>(), len)
+            .iter()
+            .any(|&c| surrogate(c)),
+        _ => false,
+    };
+    if lone {
+        return Err(Bad::Invalid);
+    }
+    Ok(StrToken {
+        kind,
+        data: std::slice::from_raw_parts(data.cast::<u8>(), len * kind as usize),
+    })
+}
+
+/// Reusable buffers of a reader.
+#[derive(Default)]
+struct Scratch<'a> {
+    lists: Vec<RawList>,
+    tokens: Vec<StrToken<'a>>,
+}
+
+/// Reads row `row` (its response and references objects) and appends its ids to `chunk`.
+///
+/// # Safety
+/// `response` and `refs` are live objects that nothing changes meanwhile, nor any object they
+/// hold (see `RawList`).
+unsafe fn read_row<'a>(
+    response: *mut ffi::PyObject,
+    refs: *mut ffi::PyObject,
+    chunk: &mut Chunk,
+    scratch: &mut Scratch<'a>,
+) -> Result<(), Bad> {
+    let lists = &mut scratch.lists;
+    lists.clear();
+    lists.push(RawList::of(response).ok_or(Bad::Invalid)?);
+    let outer = RawList::of(refs).ok_or(Bad::Invalid)?;
+    let nested = outer.len > 0 && RawList::of(outer.get(0)).is_some();
+    if nested {
+        for k in 0..outer.len {
+            let reference = outer.get(k);
+            lists.push(RawList::of(reference).ok_or(Bad::Invalid)?);
+        }
+    } else {
+        lists.push(outer);
+    }
+    let tokens = &mut scratch.tokens;
+    tokens.clear();
+    for list in lists.iter() {
+        for i in 0..list.len {
+            tokens.push(read_token(list.get(i))?);
+        }
+    }
+    let hyp_len = lists.first().map_or(0, |l| l.len);
+    let (hypothesis, mut rest) = tokens.split_at(hyp_len.min(tokens.len()));
+    let references = lists.iter().skip(1).map(|l| {
+        let (reference, tail) = rest.split_at(l.len.min(rest.len()));
+        rest = tail;
+        reference
+    });
+    let start = chunk.ids.len();
+    chunk.ids.resize(start + tokens.len(), Id::ZERO);
+    number_segment(
+        references,
+        hypothesis,
+        chunk.ids.get_mut(start..).unwrap_or(&mut []),
+    );
+    for list in lists.iter() {
+        let end = chunk.list_ends.last().copied().unwrap_or(0) + list.len;
+        chunk.list_ends.push(end);
+    }
+    chunk.row_ends.push(chunk.list_ends.len());
+    Ok(())
 }
 
 impl TokenRows {
@@ -223,92 +397,214 @@ impl TokenRows {
         responses: &Bound<'_, PyAny>,
         references: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let responses = items(responses, &|| "responses".to_string())?;
-        let references = items(references, &|| "references".to_string())?;
-        check_same_length(
-            ("responses", responses.len()),
-            ("references", references.len()),
-        )?;
-        // About as many reference tokens as response tokens: one allocation, not a growing copy.
-        let response_tokens: usize = responses.iter().map(|r| r.len().unwrap_or(0)).sum();
-        let mut rows = TokenRows {
-            tokens: Vec::with_capacity(2 * response_tokens),
-            list_ends: Vec::with_capacity(2 * responses.len()),
-            row_starts: Vec::with_capacity(responses.len() + 1),
-        };
-        for (row, (response, refs)) in responses.iter().zip(&references).enumerate() {
-            rows.row_starts.push(rows.list_ends.len());
-            rows.push_list(response, &|| format!("responses[{row}]"))?;
-            let place = || format!("references[{row}]");
-            let first = match refs.cast::<PyList>() {
-                Ok(list) => list.iter().next(),
-                Err(_) => refs.cast::<PyTuple>().ok().and_then(|t| t.iter().next()),
-            };
-            if first.is_some_and(|r| r.is_instance_of::<PyList>() || r.is_instance_of::<PyTuple>())
-            {
-                for_each_item(refs, &place, |k, r| {
-                    rows.push_list(&r, &|| format!("references[{row}][{k}]"))
-                })?;
-            } else {
-                rows.push_list(refs, &place)?;
+        let py = responses.py();
+        let columns = [(responses, "responses"), (references, "references")];
+        for (column, name) in columns {
+            if !(column.is_instance_of::<PyList>() || column.is_instance_of::<PyTuple>()) {
+                return Err(PyTypeError::new_err(format!(
+                    "{name}: expected a list of str, got {}",
+                    type_name(column)
+                )));
             }
         }
-        rows.row_starts.push(rows.list_ends.len());
-        Ok(rows)
-    }
-
-    fn push_list(&mut self, list: &Bound<'_, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
-        if list.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err(format!(
-                "{}: expected a list of str tokens, got a str (tokenize it, or pass a tokenizer)",
-                place()
+        check_same_length(
+            ("responses", responses.len()?),
+            ("references", references.len()?),
+        )?;
+        // Without a GIL other threads may change lists: read a snapshot of every list instead.
+        let snapshots = if gil_disabled(py) {
+            Some((snapshot(responses, 3)?, snapshot(references, 4)?))
+        } else {
+            None
+        };
+        let (responses_read, references_read) = match &snapshots {
+            Some((r, f)) => (r, f),
+            None => (responses, references),
+        };
+        // SAFETY: both are lists or tuples (checked above).
+        let (raw_responses, raw_references) = unsafe {
+            (
+                RawList::of(responses_read.as_ptr()),
+                RawList::of(references_read.as_ptr()),
+            )
+        };
+        let (Some(raw_responses), Some(raw_references)) = (raw_responses, raw_references) else {
+            return Err(PyTypeError::new_err("responses: expected a list of str"));
+        };
+        let rows = raw_responses.len.min(raw_references.len);
+        let read = || -> Vec<(Chunk, Option<(usize, Bad)>)> {
+            let read_chunk = |c: usize, scratch: &mut Scratch<'_>| {
+                let mut chunk = Chunk::default();
+                for row in c * CHUNK_ROWS..rows.min((c + 1) * CHUNK_ROWS) {
+                    // SAFETY: this thread holds the GIL until every row is read, so no Python
+                    // code runs: every list and token stays alive and unchanged (without a GIL,
+                    // `raw_*` point into the snapshot tuples, which nothing can change and which
+                    // live until then). The readers never take the GIL, and no job on the pool
+                    // does, so this thread waiting for them holding it cannot deadlock.
+                    let read = unsafe {
+                        read_row(
+                            raw_responses.get(row),
+                            raw_references.get(row),
+                            &mut chunk,
+                            scratch,
+                        )
+                    };
+                    if let Err(bad) = read {
+                        return (chunk, Some((row, bad)));
+                    }
+                }
+                (chunk, None)
+            };
+            let chunks = rows.div_ceil(CHUNK_ROWS);
+            if rows < PARALLEL_ROWS {
+                let mut scratch = Scratch::default();
+                (0..chunks).map(|c| read_chunk(c, &mut scratch)).collect()
+            } else {
+                (0..chunks)
+                    .into_par_iter()
+                    .map_init(Scratch::default, |scratch, c| read_chunk(c, scratch))
+                    .collect()
+            }
+        };
+        let mut read_rows = if rows < PARALLEL_ROWS {
+            read()
+        } else {
+            super::pool()?.install(read)
+        };
+        if let Some(&(first, bad)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
+            if bad == Bad::NotReady {
+                // Readying a legacy string may allocate: done here, on the GIL thread, by reading
+                // every row from the first one that needs it (which also finds the first error).
+                for row in first..rows {
+                    check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
+                }
+                read_rows = if rows < PARALLEL_ROWS {
+                    read()
+                } else {
+                    super::pool()?.install(read)
+                };
+            }
+        }
+        if let Some(&(row, _)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
+            check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
+            return Err(PyValueError::new_err(format!(
+                "row {row}: the tokens changed while they were read"
             )));
         }
-        for_each_item(list, place, |j, token| {
-            let token = token.cast_into::<PyString>().map_err(|e| {
-                PyTypeError::new_err(format!(
-                    "{}[{j}]: expected str, got {}",
-                    place(),
-                    type_name(e.into_inner().as_any())
-                ))
-            })?;
-            self.tokens.push(PyBackedStr::try_from(token).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "{}[{j}]: string is not valid Unicode (lone surrogate)",
-                    place()
-                ))
-            })?);
-            Ok(())
-        })?;
-        self.list_ends.push(self.tokens.len());
-        Ok(())
+        Ok(TokenRows {
+            chunks: read_rows.into_iter().map(|(chunk, _)| chunk).collect(),
+        })
     }
 
-    /// Runs `f` on one segment per row.
-    pub(super) fn with_segments<O>(
+    /// Runs `f` on the segments (one per row) of each chunk in parallel, and concatenates what it
+    /// returns.
+    pub(super) fn map_chunks<O: Send>(
         &self,
-        f: impl FnOnce(&[Segment<'_, PyBackedStr, &[PyBackedStr]>]) -> O,
-    ) -> O {
-        let mut start = 0;
-        let lists: Vec<&[PyBackedStr]> = self
-            .list_ends
-            .iter()
-            .map(|&end| {
-                let list = self.tokens.get(start..end).unwrap_or(&[]);
-                start = end;
-                list
+        f: impl Fn(&[Segment<'_, Id, &[Id]>]) -> Vec<O> + Sync,
+    ) -> Vec<O> {
+        let per_chunk: Vec<Vec<O>> = self
+            .chunks
+            .par_iter()
+            .map(|chunk| {
+                let mut start = 0;
+                let lists: Vec<&[Id]> = chunk
+                    .list_ends
+                    .iter()
+                    .map(|&end| {
+                        let list = chunk.ids.get(start..end).unwrap_or(&[]);
+                        start = end;
+                        list
+                    })
+                    .collect();
+                let mut start = 0;
+                let segments: Vec<Segment<'_, Id, &[Id]>> = chunk
+                    .row_ends
+                    .iter()
+                    .map(|&end| {
+                        let segment = Segment {
+                            hypothesis: lists.get(start).copied().unwrap_or(&[]),
+                            references: lists.get(start + 1..end).unwrap_or(&[]),
+                        };
+                        start = end;
+                        segment
+                    })
+                    .collect();
+                f(&segments)
             })
             .collect();
-        let segments: Vec<Segment<'_, PyBackedStr, &[PyBackedStr]>> = self
-            .row_starts
-            .windows(2)
-            .map(|w| Segment {
-                hypothesis: lists.get(w[0]).copied().unwrap_or(&[]),
-                references: lists.get(w[0] + 1..w[1]).unwrap_or(&[]),
-            })
-            .collect();
-        f(&segments)
+        per_chunk.into_iter().flatten().collect()
     }
+}
+
+/// Whether other threads run Python code while this one holds its thread state (a free-threaded
+/// build with the GIL disabled). Once enabled the GIL stays enabled, so "disabled" may be stale
+/// but never unsafe.
+fn gil_disabled(py: Python<'_>) -> bool {
+    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DISABLED.get_or_init(|| {
+        py.import("sys")
+            .and_then(|sys| sys.getattr("_is_gil_enabled"))
+            .and_then(|enabled| enabled.call0())
+            .and_then(|enabled| enabled.is_truthy())
+            .map(|enabled| !enabled)
+            .unwrap_or(false)
+    })
+}
+
+/// `obj` with its lists made tuples, `depth` levels down (tokens, the last level, stay as they
+/// are).
+fn snapshot<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    if depth <= 1 || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Ok(obj.clone());
+    }
+    let items = items(obj, &String::new)?
+        .iter()
+        .map(|item| snapshot(item, depth - 1))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyTuple::new(obj.py(), items)?.into_any())
+}
+
+/// The error of row `row`, read with the Python API as documented on `TokenRows`. Also puts
+/// legacy strings in canonical form.
+fn check_row(row: usize, response: &Bound<'_, PyAny>, refs: &Bound<'_, PyAny>) -> PyResult<()> {
+    check_list(response, &|| format!("responses[{row}]"))?;
+    let place = || format!("references[{row}]");
+    let first = match refs.cast::<PyList>() {
+        Ok(list) => list.iter().next(),
+        Err(_) => refs.cast::<PyTuple>().ok().and_then(|t| t.iter().next()),
+    };
+    if first.is_some_and(|r| r.is_instance_of::<PyList>() || r.is_instance_of::<PyTuple>()) {
+        for_each_item(refs, &place, |k, r| {
+            check_list(&r, &|| format!("references[{row}][{k}]"))
+        })
+    } else {
+        check_list(refs, &place)
+    }
+}
+
+fn check_list(list: &Bound<'_, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
+    if list.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{}: expected a list of str tokens, got a str (tokenize it, or pass a tokenizer)",
+            place()
+        )));
+    }
+    for_each_item(list, place, |j, token| {
+        let token = token.cast_into::<PyString>().map_err(|e| {
+            PyTypeError::new_err(format!(
+                "{}[{j}]: expected str, got {}",
+                place(),
+                type_name(e.into_inner().as_any())
+            ))
+        })?;
+        token.to_str().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{}[{j}]: string is not valid Unicode (lone surrogate)",
+                place()
+            ))
+        })?;
+        Ok(())
+    })
 }
 
 /// Calls `f(index, item)` for each item of a list or tuple.
@@ -494,9 +790,7 @@ fn bleu_tokens<'py>(
     let smoothing = smoothing(method, epsilon, alpha, k)?;
     let rows = TokenRows::new(responses, references)?;
     let scores = run_detached(py, || {
-        rows.with_segments(|segments| {
-            bleu_tokens_batch(segments, &weights, &smoothing, auto_reweigh)
-        })
+        rows.map_chunks(|segments| bleu_tokens_batch(segments, &weights, &smoothing, auto_reweigh))
     })?;
     Ok(to_numpy(py, first_error(scores)?))
 }

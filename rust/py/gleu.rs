@@ -61,7 +61,7 @@ fn gleu_tokens<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let rows = TokenRows::new(responses, references)?;
     let scores = run_detached(py, || {
-        rows.with_segments(|segments| gleu_tokens_batch(segments, min_len, max_len))
+        rows.map_chunks(|segments| gleu_tokens_batch(segments, min_len, max_len))
     })?;
     Ok(to_numpy(py, first_error(scores)?))
 }

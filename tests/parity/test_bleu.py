@@ -411,6 +411,33 @@ def test_batch_tokens_reference_rows():
     assert np.array_equal(one_thread, bleu([hyp] * 300, [[one, two]] * 300, tokenizer=None))
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="legacy (not ready) strings exist before Python 3.12 only")
+def test_batch_tokens_legacy_strings():
+    """Strings made by the legacy C API are put in canonical form before they are read."""
+    import ctypes
+
+    def legacy(text):
+        new = ctypes.pythonapi.PyUnicode_FromUnicode
+        new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_ssize_t]
+        buf = ctypes.pythonapi.PyUnicode_AsUnicode
+        buf.restype, buf.argtypes = ctypes.POINTER(ctypes.c_wchar), [ctypes.py_object]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            out = new(None, len(text))
+            chars = buf(out)
+        for i, c in enumerate(text):
+            chars[i] = c
+        return out
+
+    one = "the cat is on the mat".split()
+    want = float(ref.sentence_bleu([one], "the cat sat on the mat".split(), smoothing_function=ref.SmoothingFunction().method4))
+    for rows in (1, 100):
+        hyp = ["the", legacy("cat"), "sat", legacy("on"), "the", "mat"]
+        assert bleu([hyp] * rows, [one] * rows, tokenizer=None).tolist() == [want] * rows
+    with pytest.raises(ValueError, match=r"references\[99\]\[0\]: string is not valid Unicode"):
+        bleu([["a"]] * 100, [["a"]] * 99 + [[legacy("\ud800x")]], tokenizer=None)
+
+
 def test_batch_tokens_bad_input():
     with pytest.raises(TypeError, match=r"responses\[0\]: expected a list of str tokens, got a str"):
         bleu(["a b"], [["a"]], tokenizer=None)
