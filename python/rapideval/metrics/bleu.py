@@ -39,8 +39,9 @@ def bleu(
     ``smoothing``: ``"method0"`` … ``"method7"`` with nltk's default parameters, or
     ``rapideval.compat.nltk.SmoothingFunction(epsilon, alpha, k).methodN``. method0 does not warn
     here. ``auto_reweigh`` applies to weights equal to ``(0.25, 0.25, 0.25, 0.25)``.
-    Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released;
-    the result does not depend on the thread count. Returns a float64 array, one score per row.
+    Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released
+    (with ``tokenizer=None`` the token lists are first read on all cores while the GIL is held, so no
+    Python code can change them meanwhile); the result does not depend on the thread count. Returns a float64 array, one score per row.
     Raises ``ValueError`` naming the row where nltk raises (an empty reference list, method6
     without trigram matches) and ``TypeError`` for a non-``str`` value.
     """

@@ -35,8 +35,9 @@ def gleu(
     per row: each response is a list (or tuple) of ``str`` tokens; each reference row is either
     one token list (its first item is a ``str``; ``[]`` is one empty reference) or a list of token
     lists (its first item is a list or tuple: several references).
-    Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released;
-    the result does not depend on the thread count. Returns a float64 array, one score per row.
+    Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released
+    (with ``tokenizer=None`` the token lists are first read on all cores while the GIL is held, so no
+    Python code can change them meanwhile); the result does not depend on the thread count. Returns a float64 array, one score per row.
     """
     if tokenizer is None:
         return _core.gleu_tokens(
