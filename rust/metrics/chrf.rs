@@ -18,7 +18,7 @@ use ahash::RandomState;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::text::unicode::{is_py_space, py_lower, py_split};
+use crate::text::unicode::{is_ascii_py_space, is_py_space, py_lower, py_split};
 
 /// sacrebleu's epsilon for `eps_smoothing`.
 const EPS: f64 = 1e-16;
@@ -228,11 +228,11 @@ impl Packed {
 
     fn push_keys(&self, ids: &[u32], side: u64, keys: &mut Vec<u64>) {
         let mut window = 0u64;
-        for (i, &id) in ids.iter().enumerate().rev() {
+        keys.extend(ids.iter().rev().enumerate().map(|(from_end, &id)| {
             window = (window >> self.bits) | (u64::from(id) << (64 - self.bits));
-            let len = (ids.len() - i).min(self.order) as u64;
-            keys.push((window & self.symbols) | (len << 1) | side);
-        }
+            let len = (from_end + 1).min(self.order) as u64;
+            (window & self.symbols) | (len << 1) | side
+        }));
     }
 
     /// The steps of sorted keys.
@@ -320,6 +320,30 @@ fn renumber_non_ascii(seqs: &mut [Vec<u32>], alphabet: &mut Vec<u32>) -> u32 {
     128 + alphabet.len() as u32
 }
 
+/// Character ids (code point + 1) of a text, without whitespace unless `whitespace` (then the
+/// characters are those of `"".join(line.split())`).
+fn push_chars(text: &str, ascii: bool, whitespace: bool, out: &mut Vec<u32>) {
+    match (ascii, whitespace) {
+        (true, true) => return out.extend(text.bytes().map(|b| u32::from(b) + 1)),
+        (false, _) => {
+            let kept = text.chars().filter(|&c| whitespace || !is_py_space(c));
+            return out.extend(kept.map(|c| c as u32 + 1));
+        }
+        (true, false) => {}
+    }
+    // Branch-free: every byte is written, and the end moves past the ones kept.
+    let start = out.len();
+    out.resize(start + text.len(), 0);
+    let mut end = start;
+    for b in text.bytes() {
+        if let Some(slot) = out.get_mut(end) {
+            *slot = u32::from(b) + 1;
+        }
+        end += usize::from(whitespace || !is_ascii_py_space(b));
+    }
+    out.truncate(end);
+}
+
 /// `str.split()`: the words of a line, by a byte loop when the line is ASCII.
 fn for_each_py_word<'a>(line: &'a str, ascii: bool, mut f: impl FnMut(&'a str)) {
     if !ascii {
@@ -360,15 +384,6 @@ fn for_each_token<'a>(word: &'a str, mut f: impl FnMut(&'a str)) {
     }
 }
 
-/// Character ids (code point + 1) of a text.
-fn push_chars(text: &str, ascii: bool, out: &mut Vec<u32>) {
-    if ascii {
-        out.extend(text.bytes().map(|b| u32::from(b) + 1));
-    } else {
-        out.extend(text.chars().map(|c| c as u32 + 1));
-    }
-}
-
 /// `[n_hyp, n_ref, n_match]` of order `n` from the sequence lengths and the match count.
 fn triple(hyp_len: usize, ref_len: usize, n: usize, matches: u64) -> [u64; 3] {
     let count = |len: usize| (len + 1).saturating_sub(n) as u64;
@@ -387,6 +402,7 @@ pub struct Scratch {
     alphabet: Vec<u32>,
     keys: [Vec<u64>; 2],
     vocab: Interner,
+    lowered: Vec<String>,
     stats: Vec<u64>,
     best: Vec<u64>,
 }
@@ -488,14 +504,15 @@ pub fn segment_stats_with<'s>(
             "a segment has no reference (all references are None)".to_string(),
         ));
     }
-    let lowered: Vec<String> = if cfg.lowercase {
-        std::iter::once(hypothesis)
-            .chain(references.iter().copied())
-            .map(py_lower)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let mut lowered = std::mem::take(&mut scratch.lowered);
+    lowered.clear();
+    if cfg.lowercase {
+        lowered.extend(
+            std::iter::once(hypothesis)
+                .chain(references.iter().copied())
+                .map(py_lower),
+        );
+    }
     let line = |k: usize| -> &str {
         match (cfg.lowercase, k) {
             (true, _) => lowered.get(k).map_or("", String::as_str),
@@ -510,7 +527,6 @@ pub fn segment_stats_with<'s>(
         let bytes = hypothesis.len() + references.iter().map(|r| r.len()).sum::<usize>();
         scratch.vocab.reset(bytes);
     }
-    let vocab = &mut scratch.vocab;
     let mut all_ascii = true;
     for (k, (chars, words)) in scratch
         .chars
@@ -519,22 +535,25 @@ pub fn segment_stats_with<'s>(
         .enumerate()
         .take(n_lines)
     {
-        // Without whitespace the characters are those of the words, `"".join(line.split())`.
         let text = line(k);
         let ascii = text.is_ascii();
         all_ascii &= ascii;
-        if cfg.whitespace {
-            push_chars(text, ascii, chars);
+        let chars_by_word = cfg.char_order > 0 && !cfg.whitespace && cfg.word_order > 0;
+        if cfg.char_order > 0 && !chars_by_word {
+            push_chars(text, ascii, cfg.whitespace, chars);
         }
-        for_each_py_word(text, ascii, |w| {
-            if !cfg.whitespace {
-                push_chars(w, ascii, chars);
-            }
-            if cfg.word_order > 0 {
-                for_each_token(w, |t| words.push(vocab.id(t)));
-            }
-        });
+        if cfg.word_order > 0 {
+            // The words are split anyway: their characters are those of `"".join(line.split())`.
+            let vocab = &mut scratch.vocab;
+            for_each_py_word(text, ascii, |w| {
+                if chars_by_word {
+                    push_chars(w, ascii, true, chars);
+                }
+                for_each_token(w, |t| words.push(vocab.id(t)))
+            });
+        }
     }
+    scratch.lowered = lowered;
     let (chars, words) = (&mut scratch.chars[..n_lines], &scratch.words[..n_lines]);
     let widest = if all_ascii {
         128

@@ -134,6 +134,8 @@ fn add_text(arena: &mut TokenArena, text: &str, types: &[RougeType], opts: &Opti
 #[derive(Default)]
 struct Workspace {
     arena: TokenArena,
+    /// The targets of the current row.
+    targets: Vec<Spans>,
     interner: Interner,
     ids: Vec<u32>,
     kernels: Kernels,
@@ -270,14 +272,15 @@ pub fn score_multi<S: AsRef<str>>(
     }
     Ok(with_workspace(|ws| {
         let p = add_text(&mut ws.arena, prediction, types, opts);
-        let ts: Vec<Spans> = targets
-            .iter()
-            .map(|t| add_text(&mut ws.arena, t.as_ref(), types, opts))
-            .collect();
+        ws.targets.clear();
+        for t in targets {
+            let spans = add_text(&mut ws.arena, t.as_ref(), types, opts);
+            ws.targets.push(spans);
+        }
         let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
         let (p_ids, p_sents) = span_ids(&ws.ids, &p);
         let mut best: Vec<Score> = Vec::new();
-        for t in &ts {
+        for t in &ws.targets {
             let (t_ids, t_sents) = span_ids(&ws.ids, t);
             let scores = score_dense(
                 t_ids,
@@ -394,16 +397,16 @@ fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize, k: &mut K
                 *c += 1;
             }
         }
-        prediction
-            .iter()
-            .filter(|&&x| match counts.get_mut(x as usize) {
-                Some(c) if *c > 0 => {
-                    *c -= 1;
-                    true
-                }
-                _ => false,
-            })
-            .count()
+        let mut hits = 0;
+        for &x in prediction {
+            if let Some(c) = counts.get_mut(x as usize) {
+                // Branch-free: a hit is as likely as a miss.
+                let hit = u32::from(*c > 0);
+                *c -= hit;
+                hits += hit as usize;
+            }
+        }
+        hits
     } else {
         ngram_keys(target, prediction, n, k);
         let (t, p) = &mut k.keys;
@@ -418,21 +421,14 @@ fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize, k: &mut K
     )
 }
 
-/// Σ min(count in `t`, count in `p`) over the values of two sorted lists.
+/// Σ min(count in `t`, count in `p`) over the values of two sorted lists: a merge that pairs
+/// equal values one to one, without branches.
 fn sorted_overlap(t: &[u64], p: &[u64]) -> usize {
     let (mut i, mut j, mut overlap) = (0, 0, 0usize);
     while let (Some(&a), Some(&b)) = (t.get(i), p.get(j)) {
-        if a < b {
-            i += 1;
-        } else if a > b {
-            j += 1;
-        } else {
-            let ti = t[i..].iter().take_while(|&&x| x == a).count();
-            let pj = p[j..].iter().take_while(|&&x| x == a).count();
-            overlap += ti.min(pj);
-            i += ti;
-            j += pj;
-        }
+        overlap += usize::from(a == b);
+        i += usize::from(a <= b);
+        j += usize::from(b <= a);
     }
     overlap
 }

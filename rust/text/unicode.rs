@@ -25,13 +25,16 @@ fn in_table(c: char, table: &[(u32, u32)]) -> bool {
 #[inline]
 pub fn is_py_space(c: char) -> bool {
     if c.is_ascii() {
-        matches!(
-            c,
-            ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f'
-        )
+        is_ascii_py_space(c as u8)
     } else {
         in_table(c, t::PY_SPACE)
     }
+}
+
+/// [`is_py_space`] of a byte below 128 (false for the others).
+#[inline]
+pub const fn is_ascii_py_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x1f)
 }
 
 /// `str.isupper()` of a single code point.
