@@ -38,61 +38,41 @@ pub trait Real:
     fn dot_parts_fused(a: &[Self], b: &[Self]) -> Option<[f64; 3]>;
 }
 
-impl Real for f32 {
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    #[inline(always)]
-    fn from_f64(v: f64) -> Self {
-        v as f32
-    }
-    #[inline(always)]
-    fn madd<const FMA: bool>(self, a: Self, b: Self) -> Self {
-        if FMA {
-            self.mul_add(a, b)
-        } else {
-            self * a + b
+/// `Real` for a float type whose fused AVX2 kernel is `$avx2`.
+macro_rules! impl_real {
+    ($t:ty, $avx2:ident) => {
+        impl Real for $t {
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn madd<const FMA: bool>(self, a: Self, b: Self) -> Self {
+                if FMA {
+                    self.mul_add(a, b)
+                } else {
+                    self * a + b
+                }
+            }
+            fn dot_parts_fused(a: &[Self], b: &[Self]) -> Option<[f64; 3]> {
+                #[cfg(target_arch = "x86_64")]
+                if has_avx2_fma() {
+                    // SAFETY: the CPU has AVX2 and FMA (checked just above).
+                    return Some(unsafe { $avx2(a, b) });
+                }
+                let _ = (a, b);
+                None
+            }
         }
-    }
-    fn dot_parts_fused(a: &[Self], b: &[Self]) -> Option<[f64; 3]> {
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2_fma() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above).
-            return Some(unsafe { dot_parts_f32_avx2(a, b) });
-        }
-        let _ = (a, b);
-        None
-    }
+    };
 }
 
-impl Real for f64 {
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self
-    }
-    #[inline(always)]
-    fn from_f64(v: f64) -> Self {
-        v
-    }
-    #[inline(always)]
-    fn madd<const FMA: bool>(self, a: Self, b: Self) -> Self {
-        if FMA {
-            self.mul_add(a, b)
-        } else {
-            self * a + b
-        }
-    }
-    fn dot_parts_fused(a: &[Self], b: &[Self]) -> Option<[f64; 3]> {
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2_fma() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above).
-            return Some(unsafe { dot_parts_f64_avx2(a, b) });
-        }
-        let _ = (a, b);
-        None
-    }
-}
+impl_real!(f32, dot_parts_f32_avx2);
+impl_real!(f64, dot_parts_f64_avx2);
 
 /// Whether the AVX2+FMA builds of the kernels can run here (the check is a cached atomic load).
 #[cfg(target_arch = "x86_64")]
