@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 pub(crate) use super::ngrams::number_segment;
 use super::ngrams::{with_ngrams, Ngrams};
-pub use super::ngrams::{Id, Token};
+pub use super::ngrams::{HashToken, Id, Token};
 use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};

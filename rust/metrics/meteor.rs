@@ -5,19 +5,19 @@
 //! matching the remaining hypothesis words from last to first to the remaining reference word with
 //! the largest position; the score is the harmonic mean weighted by `alpha` times one minus the
 //! fragmentation penalty `gamma * (chunks / matches) ** beta`, in the reference's operation order.
+//!
+//! Words and stems are compared as small integer ids. A [`Scorer`] numbers them and remembers the
+//! Porter stem of each word and the WordNet synonyms of each stem it has seen: both are pure
+//! functions of the word, so remembering them across rows saves the work without changing a score.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
-use super::wordnet::wordnet;
+use super::wordnet::{wordnet, WordNet};
 use crate::error::{Error, Result};
-use crate::text::unicode::py_lower;
-use crate::text::{porter, Tokenizer};
-
-type Map<K, V> = HashMap<K, V, ahash::RandomState>;
-type Set<T> = HashSet<T, ahash::RandomState>;
+use crate::text::unicode::{py_lower, py_split};
+use crate::text::{long_key, porter, short_key, Tokenizer, Tokens};
 
 /// The weights of `single_meteor_score` (nltk and promptflow defaults: 0.9, 3.0, 0.5).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,10 +62,7 @@ pub fn single_meteor_score<S: AsRef<str>>(
     hypothesis: &[S],
     params: &Params,
 ) -> Result<f64> {
-    let hyp: Vec<Cow<str>> = hypothesis.iter().map(|w| lower(w.as_ref())).collect();
-    let refs: Vec<Cow<str>> = reference.iter().map(|w| lower(w.as_ref())).collect();
-    let matches = align(&hyp, &refs, Stems::Porter, Synonyms::WordNet)?;
-    score(hyp.len(), refs.len(), &matches, params)
+    Scorer::default().single(reference, hypothesis, &Options::nltk(params))
 }
 
 /// Python's `str.lower()`, without a copy for the (common) words that have no upper-case letter.
@@ -80,16 +77,26 @@ pub fn lower(word: &str) -> Cow<'_, str> {
     }
 }
 
-/// `meteor_score(references, hypothesis, ...)`: the largest `single_meteor_score`, kept as Python's
-/// `max` keeps it (the first of equal values; a later value replaces it only if greater).
+/// `meteor_score(references, hypothesis, ...)` with nltk's defaults.
 pub fn meteor_score<S: AsRef<str>>(
     references: &[Vec<S>],
     hypothesis: &[S],
     params: &Params,
 ) -> Result<f64> {
+    let mut scorer = Scorer::default();
+    best(
+        references
+            .iter()
+            .map(|r| scorer.single(r, hypothesis, &Options::nltk(params))),
+    )
+}
+
+/// The largest score, kept as Python's `max` keeps it (the first of equal values; a later value
+/// replaces it only if greater); an empty sequence is nltk's ValueError.
+pub fn best(scores: impl Iterator<Item = Result<f64>>) -> Result<f64> {
     let mut best: Option<f64> = None;
-    for reference in references {
-        let s = single_meteor_score(reference, hypothesis, params)?;
+    for s in scores {
+        let s = s?;
         if best.is_none_or(|b| s > b) {
             best = Some(s);
         }
@@ -98,31 +105,48 @@ pub fn meteor_score<S: AsRef<str>>(
 }
 
 /// promptflow's `MeteorScoreEvaluator` on texts: each text tokenized with `tokenizer`, each row
-/// scored against its references with [`meteor_score`], in parallel on the current rayon pool.
-pub fn meteor_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
+/// scored against its references with nltk's `meteor_score`, in parallel on the current rayon pool.
+pub fn meteor_batch(
     responses: &[&str],
-    references: &[R],
+    references: &[&[&str]],
     params: &Params,
     tokenizer: Tokenizer,
 ) -> Vec<Result<f64>> {
+    let options = Options::nltk(params);
     responses
         .par_iter()
         .zip(references.par_iter())
-        .map(|(response, refs)| {
-            let hyp = tokenizer.tokenize(response);
-            let refs: Vec<Vec<String>> = refs
-                .as_ref()
-                .iter()
-                .map(|r| tokenizer.tokenize(r.as_ref()))
-                .collect();
-            meteor_score(&refs, &hyp, params)
+        .map_init(Scorer::default, |scorer, (response, refs)| {
+            scorer.texts(response, refs, tokenizer, &options)
         })
         .collect()
 }
 
+/// How one hypothesis is compared with one reference.
+#[derive(Debug, Clone, Copy)]
+pub struct Options<'a> {
+    pub params: Params,
+    /// nltk's default `preprocess=str.lower` (false: the caller already applied its own).
+    pub lowercase: bool,
+    pub stems: Stems<'a>,
+    pub synonyms: Synonyms<'a>,
+}
+
+impl Options<'_> {
+    /// nltk's defaults: `str.lower`, `PorterStemmer()`, WordNet.
+    pub fn nltk(params: &Params) -> Self {
+        Options {
+            params: *params,
+            lowercase: true,
+            stems: Stems::Porter,
+            synonyms: Synonyms::WordNet,
+        }
+    }
+}
+
 /// The score of an alignment of `matches` (hypothesis index, reference index) pairs sorted by
 /// hypothesis index. A division by zero gives 0.0, as nltk's `except ZeroDivisionError`.
-pub fn score(
+fn score(
     hyp_len: usize,
     ref_len: usize,
     matches: &[(usize, usize)],
@@ -159,143 +183,457 @@ fn chunks(matches: &[(usize, usize)]) -> usize {
         .count()
 }
 
-/// `_enum_align_words` on preprocessed tokens: all matched (hypothesis, reference) index pairs,
-/// sorted by hypothesis index.
-///
-/// nltk rebuilds the lists of unmatched items after each stage; marking matched positions instead
-/// is equivalent, because the lists keep their order: the largest remaining position in a list is
-/// the largest unmatched original index.
-pub fn align<H: AsRef<str>, R: AsRef<str>>(
-    hyp: &[H],
-    refs: &[R],
-    stems: Stems<'_>,
-    synonyms: Synonyms<'_>,
-) -> Result<Vec<(usize, usize)>> {
-    let hyp: Vec<&str> = hyp.iter().map(AsRef::as_ref).collect();
-    let refs: Vec<&str> = refs.iter().map(AsRef::as_ref).collect();
-    let mut used = Used {
-        hyp: vec![false; hyp.len()],
-        refs: vec![false; refs.len()],
-        matches: Vec::new(),
-    };
-    used.exact_stage(&hyp, &refs);
+/// A key that is never a word, stem or WordNet name id: the keys of matched tokens, which no
+/// stage reads, and the synonym key of a stem that is no WordNet lemma name.
+const NONE: u32 = u32::MAX;
 
-    // Stage 2 and 3 keys: the stems of the words still unmatched ("" for the others, never read).
-    let (h_stems, r_stems) = match stems {
-        Stems::Porter => (
-            Packed::new(&hyp, &used.hyp, porter::stem_into),
-            Packed::new(&refs, &used.refs, porter::stem_into),
-        ),
-        Stems::Given {
-            hypothesis,
-            reference,
-        } => (given(hypothesis, &used.hyp)?, given(reference, &used.refs)?),
-    };
-    let h_keys: Vec<&str> = h_stems.iter().collect();
-    let r_keys: Vec<&str> = r_stems.iter().collect();
-    used.exact_stage(&h_keys, &r_keys);
+/// Scores hypotheses against references, remembering what it learns about words. One per worker
+/// thread; it forgets everything past [`Scorer::MAX_WORDS`] words, so memory stays bounded.
+#[derive(Default)]
+pub struct Scorer {
+    vocab: Vocabulary,
+    tokens: Tokens,
+    hyp: TokenKeys,
+    reference: TokenKeys,
+    alignment: Alignment,
+    scratch: Scratch,
+}
 
-    match synonyms {
-        Synonyms::WordNet => {
-            let wn = wordnet()?;
-            let ref_ids: Vec<Option<u32>> = r_keys
-                .iter()
-                .zip(&used.refs)
-                .map(|(s, &u)| if u { None } else { wn.name_id(s) })
-                .collect();
-            let mut wanted: Vec<u32> = ref_ids.iter().flatten().copied().collect();
-            wanted.sort_unstable();
-            wanted.dedup();
-            let (ref_ids, wanted) = (&ref_ids, &wanted);
-            used.synonym_stage(&h_keys, &r_keys, |_, stem| {
-                // Only the synonyms that are unmatched reference stems matter.
-                let mut hits = Vec::new();
-                if !wanted.is_empty() {
-                    wn.for_each_synonym_id(stem, |id| {
-                        if wanted.binary_search(&id).is_ok() {
-                            hits.push(id);
-                        }
-                    });
-                }
-                move |j: usize| {
-                    ref_ids
-                        .get(j)
-                        .copied()
-                        .flatten()
-                        .is_some_and(|id| hits.contains(&id))
-                }
-            });
+/// Id sets of the synonym stage.
+#[derive(Default)]
+struct Scratch {
+    wanted: Vec<u32>,
+    hits: Vec<u32>,
+    given_set: Vec<u32>,
+}
+
+/// The values in both sorted slices, appended to `out`.
+fn sorted_intersection(a: &[u32], b: &[u32], out: &mut Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(&x), Some(&y)) = (a.get(i), b.get(j)) {
+        if x == y {
+            out.push(x);
         }
-        Synonyms::Given(per_token) => {
-            if per_token.len() < hyp.len() {
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+}
+
+#[derive(Clone, Copy)]
+enum SynonymSource<'a> {
+    WordNet(&'static WordNet),
+    Given(&'a [Vec<String>]),
+}
+
+/// Which token list of a comparison.
+#[derive(Clone, Copy)]
+enum Side {
+    Hypothesis,
+    Reference,
+}
+
+/// Word and stem numbering and what is known of each.
+#[derive(Default)]
+struct Vocabulary {
+    words: Numbering,
+    /// The stem id of each word id (`NONE` until the word is stemmed).
+    word_stems: Vec<u32>,
+    stems: Numbering,
+    /// The WordNet name id of each stem: `None` until looked up, `Some(NONE)` if it is no name.
+    stem_names: Vec<Option<u32>>,
+    /// The range in `synonym_ids` of each stem's WordNet synonym ids (sorted), once looked up.
+    stem_synonyms: Vec<Option<(u32, u32)>>,
+    synonym_ids: Vec<u32>,
+    stem_buffer: String,
+}
+
+/// Whether `str.lower()` changes the word of a [`short_key`]: it has an ASCII capital or a
+/// non-ASCII character.
+fn lower_changes(short_key: u64) -> bool {
+    const ONES: u64 = 0x0001_0101_0101_0101;
+    let data = short_key & 0x00FF_FFFF_FFFF_FFFF;
+    if data & (0x80 * ONES) != 0 {
+        return true;
+    }
+    // For ASCII bytes b + 0x3F has its high bit set from b = 'A' on, b + 0x25 from b = '[' on.
+    let from_a = data + 0x3F * ONES;
+    let from_bracket = data + 0x25 * ONES;
+    from_a & !from_bracket & (0x80 * ONES) != 0
+}
+
+/// Ids `0..` for strings, in order of first appearance, and the string of each id.
+///
+/// An open-addressing table of `u64` keys: a string of at most 7 bytes is its own key
+/// ([`short_key`]), so most words are found without hashing or comparing a string; a longer one is
+/// keyed by its hash ([`long_key`]) and checked against its text.
+#[derive(Default)]
+struct Numbering {
+    slots: Vec<Slot>,
+    texts: Vec<Box<str>>,
+    hasher: ahash::RandomState,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u64,
+    /// `NONE`: a free slot.
+    id: u32,
+}
+
+impl Numbering {
+    fn key(&self, s: &str) -> u64 {
+        short_key(s.as_bytes()).unwrap_or_else(|| long_key(self.hasher.hash_one(s)))
+    }
+
+    fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    fn text(&self, id: u32) -> &str {
+        self.texts.get(id as usize).map_or("", |t| t)
+    }
+
+    /// The slot holding `s`, or the free slot where it belongs.
+    fn slot(&self, s: &str, key: u64) -> usize {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        while let Some(slot) = self.slots.get(i) {
+            if slot.id == NONE || (slot.key == key && (s.len() < 8 || self.text(slot.id) == s)) {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn get(&self, s: &str) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let key = self.key(s);
+        let id = self.slots.get(self.slot(s, key))?.id;
+        (id != NONE).then_some(id)
+    }
+
+    /// The id of `s`, and whether it is new.
+    fn id(&mut self, s: &str) -> (u32, bool) {
+        self.id_with_key(s, self.key(s))
+    }
+
+    /// [`Numbering::id`] when the caller has the key of `s`.
+    fn id_with_key(&mut self, s: &str, key: u64) -> (u32, bool) {
+        if 2 * (self.texts.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let i = self.slot(s, key);
+        match self.slots.get_mut(i) {
+            Some(slot) if slot.id == NONE => {
+                let id = self.texts.len() as u32;
+                *slot = Slot { key, id };
+                self.texts.push(s.into());
+                (id, true)
+            }
+            Some(slot) => (slot.id, false),
+            None => (NONE, false),
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![Slot { key: 0, id: NONE }; size]);
+        let mask = size - 1;
+        for slot in old.into_iter().filter(|s| s.id != NONE) {
+            let mut i = (slot.key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+            while self.slots.get(i).is_some_and(|s| s.id != NONE) {
+                i = (i + 1) & mask;
+            }
+            if let Some(free) = self.slots.get_mut(i) {
+                *free = slot;
+            }
+        }
+    }
+}
+
+/// The keys of one token list at each stage.
+#[derive(Default)]
+struct TokenKeys {
+    words: Vec<u32>,
+    stems: Vec<u32>,
+    synonym_keys: Vec<u32>,
+}
+
+impl Scorer {
+    const MAX_WORDS: usize = 1 << 20;
+
+    /// `single_meteor_score(reference, hypothesis)` under `options`.
+    pub fn single<S: AsRef<str>, T: AsRef<str>>(
+        &mut self,
+        reference: &[S],
+        hypothesis: &[T],
+        options: &Options<'_>,
+    ) -> Result<f64> {
+        self.forget_if_large();
+        let words = hypothesis.iter().map(AsRef::as_ref);
+        self.vocab
+            .number_words(words, options.lowercase, &mut self.hyp.words);
+        let words = reference.iter().map(AsRef::as_ref);
+        self.vocab
+            .number_words(words, options.lowercase, &mut self.reference.words);
+        self.align(options)
+    }
+
+    /// `meteor_score` of a response against its references, all tokenized with `tokenizer`.
+    pub fn texts(
+        &mut self,
+        response: &str,
+        references: &[&str],
+        tokenizer: Tokenizer,
+        options: &Options<'_>,
+    ) -> Result<f64> {
+        self.forget_if_large();
+        self.number_text(response, tokenizer, options.lowercase, Side::Hypothesis);
+        best(references.iter().map(|reference| {
+            self.number_text(reference, tokenizer, options.lowercase, Side::Reference);
+            self.align(options)
+        }))
+    }
+
+    /// Numbers the words of a text into the hypothesis or the reference.
+    fn number_text(&mut self, text: &str, tokenizer: Tokenizer, lowercase: bool, side: Side) {
+        let ids = match side {
+            Side::Hypothesis => &mut self.hyp.words,
+            Side::Reference => &mut self.reference.words,
+        };
+        if tokenizer == Tokenizer::Whitespace {
+            // The words are slices of the text: nothing to copy.
+            self.vocab.number_words(py_split(text), lowercase, ids);
+        } else {
+            self.tokens.clear();
+            tokenizer.tokenize_into(text, &mut self.tokens);
+            self.vocab.number_words(self.tokens.iter(), lowercase, ids);
+        }
+    }
+
+    fn forget_if_large(&mut self) {
+        if self.vocab.words.len() > Self::MAX_WORDS || self.vocab.stems.len() > Self::MAX_WORDS {
+            self.vocab = Vocabulary::default();
+        }
+    }
+
+    /// The score of the numbered hypothesis against the numbered reference.
+    fn align(&mut self, options: &Options<'_>) -> Result<f64> {
+        let Scorer {
+            vocab,
+            hyp,
+            reference: refs,
+            alignment: used,
+            scratch:
+                Scratch {
+                    wanted,
+                    hits,
+                    given_set,
+                },
+            ..
+        } = self;
+        used.reset(hyp.words.len(), refs.words.len());
+        used.exact_stage(&hyp.words, &refs.words, vocab.words.len());
+
+        match options.stems {
+            Stems::Porter => {
+                vocab.porter_stems(&hyp.words, &used.hyp, &mut hyp.stems);
+                vocab.porter_stems(&refs.words, &used.refs, &mut refs.stems);
+            }
+            Stems::Given {
+                hypothesis: hyp_stems,
+                reference: ref_stems,
+            } => {
+                vocab.given_stems(hyp_stems, &used.hyp, &mut hyp.stems)?;
+                vocab.given_stems(ref_stems, &used.refs, &mut refs.stems)?;
+            }
+        }
+        used.exact_stage(&hyp.stems, &refs.stems, vocab.stems.len());
+
+        // nltk's `_enum_wordnetsyn_match`: from the last unmatched hypothesis stem to the first,
+        // match the unmatched reference stem with the largest position that equals the stem or is
+        // one of its synonyms. A reference stem's synonym key is its WordNet name id, or with the
+        // caller's synonyms, its stem id.
+        let source = match options.synonyms {
+            Synonyms::WordNet => SynonymSource::WordNet(wordnet()?),
+            Synonyms::Given(per_token) if per_token.len() < hyp.words.len() => {
                 return Err(Error::InvalidValue(
                     "one synonym list per hypothesis token is needed".to_string(),
-                ));
+                ))
             }
-            let r_keys = &r_keys;
-            used.synonym_stage(&h_keys, r_keys, |i, _| {
-                let set: Set<&str> = per_token
-                    .get(i)
-                    .map(|s| s.iter().map(String::as_str).collect())
-                    .unwrap_or_default();
-                move |j: usize| r_keys.get(j).is_some_and(|s| set.contains(s))
+            Synonyms::Given(per_token) => SynonymSource::Given(per_token),
+        };
+        refs.synonym_keys.clear();
+        for (&stem, &u) in refs.stems.iter().zip(&used.refs) {
+            refs.synonym_keys.push(match source {
+                _ if u => NONE,
+                SynonymSource::WordNet(wn) => vocab.name_id(wn, stem),
+                SynonymSource::Given(_) => stem,
             });
         }
-    }
-    let mut matches = used.matches;
-    matches.sort_unstable();
-    Ok(matches)
-}
-
-/// Strings stored back to back, one per token: one allocation for all the stems of a side.
-struct Packed {
-    text: String,
-    ends: Vec<usize>,
-}
-
-impl Packed {
-    /// `f(word, buffer)` appends the value of each word not `used`; used words get "".
-    fn new(words: &[&str], used: &[bool], mut f: impl FnMut(&str, &mut String)) -> Self {
-        let mut out = Packed {
-            text: String::with_capacity(words.iter().map(|w| w.len()).sum()),
-            ends: Vec::with_capacity(words.len()),
-        };
-        for (w, &u) in words.iter().zip(used) {
-            if !u {
-                f(w, &mut out.text);
+        // Only the synonyms that are keys of unmatched references matter: usually none.
+        wanted.clear();
+        wanted.extend(refs.synonym_keys.iter().filter(|&&k| k != NONE));
+        wanted.sort_unstable();
+        wanted.dedup();
+        for i in (0..hyp.stems.len()).rev() {
+            if used.hyp[i] {
+                continue;
             }
-            out.ends.push(out.text.len());
+            let stem = hyp.stems[i];
+            hits.clear();
+            if !wanted.is_empty() {
+                let synonyms: &[u32] = match source {
+                    SynonymSource::WordNet(wn) => vocab.synonyms(wn, stem),
+                    SynonymSource::Given(per_token) => {
+                        given_set.clear();
+                        let given = per_token.get(i).map_or(&[][..], Vec::as_slice);
+                        given_set.extend(given.iter().filter_map(|s| vocab.stems.get(s)));
+                        given_set.sort_unstable();
+                        given_set
+                    }
+                };
+                sorted_intersection(synonyms, wanted, hits);
+            }
+            let found = (0..refs.stems.len()).rev().find(|&j| {
+                !used.refs[j] && (refs.stems[j] == stem || hits.contains(&refs.synonym_keys[j]))
+            });
+            if let Some(j) = found {
+                used.mark(i, j);
+            }
         }
-        out
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(start, &end)| self.text.get(start..end).unwrap_or(""))
+        used.matches.sort_unstable();
+        score(
+            hyp.words.len(),
+            refs.words.len(),
+            &used.matches,
+            &options.params,
+        )
     }
 }
 
-/// The caller's stems (one per token), as stage keys.
-fn given(values: &[String], used: &[bool]) -> Result<Packed> {
-    if values.len() < used.len() {
-        return Err(Error::InvalidValue(
-            "one stem per token is needed".to_string(),
-        ));
+impl Vocabulary {
+    /// The word id of every token (after `str.lower` if `lowercase`).
+    fn number_words<'t>(
+        &mut self,
+        tokens: impl Iterator<Item = &'t str>,
+        lowercase: bool,
+        ids: &mut Vec<u32>,
+    ) {
+        ids.clear();
+        for token in tokens {
+            let (id, new) = match short_key(token.as_bytes()) {
+                Some(key) if !lowercase || !lower_changes(key) => {
+                    self.words.id_with_key(token, key)
+                }
+                _ if lowercase => self.words.id(&lower(token)),
+                _ => self.words.id(token),
+            };
+            if new {
+                self.word_stems.push(NONE);
+            }
+            ids.push(id);
+        }
     }
-    let words: Vec<&str> = values.iter().map(String::as_str).collect();
-    Ok(Packed::new(&words, used, |w, buf| buf.push_str(w)))
+
+    /// The Porter stem id of every word not `used` (`NONE` for the others).
+    fn porter_stems(&mut self, words: &[u32], used: &[bool], stems: &mut Vec<u32>) {
+        stems.clear();
+        for (&word, &u) in words.iter().zip(used) {
+            let known = match self.word_stems.get(word as usize) {
+                _ if u => NONE,
+                Some(&stem) if stem != NONE => stem,
+                _ => {
+                    let mut buffer = std::mem::take(&mut self.stem_buffer);
+                    buffer.clear();
+                    porter::stem_into(self.words.text(word), &mut buffer);
+                    let stem = self.stem_id(&buffer);
+                    self.stem_buffer = buffer;
+                    if let Some(slot) = self.word_stems.get_mut(word as usize) {
+                        *slot = stem;
+                    }
+                    stem
+                }
+            };
+            stems.push(known);
+        }
+    }
+
+    /// The caller's stems (one per token) as stem ids, `NONE` for `used` tokens.
+    fn given_stems(
+        &mut self,
+        values: &[String],
+        used: &[bool],
+        stems: &mut Vec<u32>,
+    ) -> Result<()> {
+        if values.len() < used.len() {
+            return Err(Error::InvalidValue(
+                "one stem per token is needed".to_string(),
+            ));
+        }
+        stems.clear();
+        for (value, &u) in values.iter().zip(used) {
+            stems.push(if u { NONE } else { self.stem_id(value) });
+        }
+        Ok(())
+    }
+
+    fn stem_id(&mut self, stem: &str) -> u32 {
+        let (id, new) = self.stems.id(stem);
+        if new {
+            self.stem_names.push(None);
+            self.stem_synonyms.push(None);
+        }
+        id
+    }
+
+    /// The WordNet lemma-name id of a stem (`NONE` if no synset has that name).
+    fn name_id(&mut self, wn: &WordNet, stem: u32) -> u32 {
+        let Some(slot) = self.stem_names.get_mut(stem as usize) else {
+            return NONE;
+        };
+        *slot.get_or_insert_with(|| wn.name_id(self.stems.text(stem)).unwrap_or(NONE))
+    }
+
+    /// The sorted ids of the lemma names without "_" of `wordnet.synsets(stem)`.
+    fn synonyms(&mut self, wn: &WordNet, stem: u32) -> &[u32] {
+        let Some(slot) = self.stem_synonyms.get_mut(stem as usize) else {
+            return &[];
+        };
+        let (start, end) = *slot.get_or_insert_with(|| {
+            let start = self.synonym_ids.len() as u32;
+            self.synonym_ids
+                .extend(wn.synonym_ids(self.stems.text(stem)));
+            (start, self.synonym_ids.len() as u32)
+        });
+        self.synonym_ids
+            .get(start as usize..end as usize)
+            .unwrap_or(&[])
+    }
 }
 
 /// The tokens matched so far on each side, and the matches.
-struct Used {
+#[derive(Default)]
+struct Alignment {
     hyp: Vec<bool>,
     refs: Vec<bool>,
     matches: Vec<(usize, usize)>,
+    top: Vec<u32>,
+    below: Vec<u32>,
 }
 
-impl Used {
+impl Alignment {
+    fn reset(&mut self, hyp_len: usize, ref_len: usize) {
+        self.hyp.clear();
+        self.hyp.resize(hyp_len, false);
+        self.refs.clear();
+        self.refs.resize(ref_len, false);
+        self.matches.clear();
+    }
+
     fn mark(&mut self, i: usize, j: usize) {
         self.hyp[i] = true;
         self.refs[j] = true;
@@ -303,76 +641,47 @@ impl Used {
     }
 
     /// nltk's `_match_enums`: from the last unmatched hypothesis item to the first, match the
-    /// unmatched reference item with the same key and the largest position.
-    fn exact_stage(&mut self, hyp: &[&str], refs: &[&str]) {
-        if hyp.len() * refs.len() <= 4096 {
-            // Short sentences: scanning the references beats hashing them.
-            for i in (0..hyp.len()).rev() {
-                if self.hyp[i] {
-                    continue;
-                }
-                let found = (0..refs.len())
-                    .rev()
-                    .find(|&j| !self.refs[j] && same(refs[j], hyp[i]));
-                if let Some(j) = found {
-                    self.mark(i, j);
-                }
-            }
-            return;
+    /// unmatched reference item with the same key and the largest position. Keys are below
+    /// `key_count` (or `NONE`, for matched items).
+    ///
+    /// nltk rebuilds the lists of unmatched items after each stage; marking matched positions
+    /// instead is equivalent, because the lists keep their order: the largest remaining position
+    /// in a list is the largest unmatched original index.
+    fn exact_stage(&mut self, hyp: &[u32], refs: &[u32], key_count: usize) {
+        // A stack of unmatched reference positions per key: `top[key]` is the last one and
+        // `below[j]` the one under position j.
+        if self.top.len() < key_count {
+            self.top.resize(key_count, NONE);
         }
-        // For each key, its last unmatched reference position; `below[j]`: the previous unmatched
-        // position with the same key as position j (a stack per key, no allocation per key).
-        let mut last: Map<&str, usize> =
-            Map::with_capacity_and_hasher(refs.len(), Default::default());
-        let mut below = vec![usize::MAX; refs.len()];
+        self.below.clear();
         for (j, &key) in refs.iter().enumerate() {
+            let mut under = NONE;
             if !self.refs[j] {
-                if let Some(prev) = last.insert(key, j) {
-                    below[j] = prev;
+                if let Some(top) = self.top.get_mut(key as usize) {
+                    under = std::mem::replace(top, j as u32);
                 }
             }
+            self.below.push(under);
         }
         for i in (0..hyp.len()).rev() {
             if self.hyp[i] {
                 continue;
             }
-            if let Some(top) = last.get_mut(hyp[i]) {
-                if *top != usize::MAX {
-                    let j = *top;
-                    *top = below[j];
-                    self.mark(i, j);
-                }
-            }
-        }
-    }
-
-    /// nltk's `_enum_wordnetsyn_match`: from the last unmatched hypothesis stem to the first, match
-    /// the unmatched reference stem with the largest position that equals the stem or is one of its
-    /// synonyms. `synonyms_of(i, stem)` returns the membership test of the stem's synonyms, by
-    /// reference position.
-    fn synonym_stage<F, P>(&mut self, hyp: &[&str], refs: &[&str], mut synonyms_of: F)
-    where
-        F: FnMut(usize, &str) -> P,
-        P: Fn(usize) -> bool,
-    {
-        for i in (0..hyp.len()).rev() {
-            if self.hyp[i] {
+            let Some(top) = self.top.get_mut(hyp[i] as usize) else {
                 continue;
-            }
-            let is_synonym = synonyms_of(i, hyp[i]);
-            let best = (0..refs.len())
-                .rev()
-                .find(|&j| !self.refs[j] && (same(refs[j], hyp[i]) || is_synonym(j)));
-            if let Some(j) = best {
+            };
+            if *top != NONE {
+                let j = *top as usize;
+                *top = self.below.get(j).copied().unwrap_or(NONE);
                 self.mark(i, j);
             }
         }
+        for &key in refs {
+            if let Some(top) = self.top.get_mut(key as usize) {
+                *top = NONE;
+            }
+        }
     }
-}
-
-/// String equality, rejecting most unequal words before calling memcmp.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 #[cfg(test)]
@@ -410,5 +719,32 @@ mod tests {
         let p = Params::default();
         assert!(single_meteor_score(&["quick"], &["fast"], &p).unwrap() > 0.0);
         assert_eq!(single_meteor_score(&["large"], &["big"], &p).unwrap(), 0.0);
+    }
+
+    #[test]
+    fn short_keys_are_distinct_and_detect_lowering() {
+        let words = [
+            "", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "b", "ba", "é", "aé", "Ab",
+            "abcdeF", "[", "@", "Z", "z", "ABCDEFG",
+        ];
+        let keys: Vec<u64> = words
+            .iter()
+            .map(|w| short_key(w.as_bytes()).unwrap())
+            .collect();
+        for i in 0..keys.len() {
+            for j in 0..i {
+                assert_ne!(keys[i], keys[j], "{} {}", words[i], words[j]);
+            }
+        }
+        for w in words {
+            // Non-ASCII words count as changing (the caller then lowers them properly).
+            let expected = lower(w) != w || !w.is_ascii();
+            assert_eq!(
+                lower_changes(short_key(w.as_bytes()).unwrap()),
+                expected,
+                "{w}"
+            );
+        }
+        assert!(short_key(b"abcdefgh").is_none());
     }
 }

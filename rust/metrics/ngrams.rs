@@ -9,12 +9,13 @@
 use std::cell::RefCell;
 use std::hash::Hash;
 
+use crate::text::{long_key, short_key};
+
 /// Id of a reference token or n-gram that the hypothesis does not contain.
 pub(crate) const ABSENT: u32 = u32::MAX;
 
 /// A free slot of the open-addressing tables.
 const FREE: u32 = u32::MAX;
-const FREE_TOKEN: u64 = u64::MAX;
 
 /// Buffers above this many elements are freed after use rather than kept for the next segment.
 const KEEP: usize = 1 << 16;
@@ -95,7 +96,32 @@ pub trait Token: Sized {
         Self: 'a;
 }
 
-impl<T: Eq + Hash> Token for T {
+/// A token numbered by hashing. Most tokens are short: with a [`short_key`] they are numbered
+/// without hashing or comparing them.
+pub trait HashToken: Eq + Hash {
+    /// The token's `short_key`, if it has at most 7 bytes (equal keys mean equal tokens).
+    fn short_key(&self) -> Option<u64>;
+}
+
+impl HashToken for &str {
+    fn short_key(&self) -> Option<u64> {
+        short_key(self.as_bytes())
+    }
+}
+
+impl HashToken for &[u8] {
+    fn short_key(&self) -> Option<u64> {
+        short_key(self)
+    }
+}
+
+impl HashToken for String {
+    fn short_key(&self) -> Option<u64> {
+        short_key(self.as_bytes())
+    }
+}
+
+impl<T: HashToken> Token for T {
     fn number<'a>(references: impl Iterator<Item = &'a [T]>, hypothesis: &[T], out: &mut Numbering)
     where
         T: 'a,
@@ -145,7 +171,7 @@ impl Token for Id {
 
 /// Numbers a segment's tokens for `Id` (the hypothesis, then each reference, into `out`, which
 /// has room for them all).
-pub(crate) fn number_segment<'a, T: Eq + Hash + 'a>(
+pub(crate) fn number_segment<'a, T: HashToken + 'a>(
     references: impl Iterator<Item = &'a [T]>,
     hypothesis: &[T],
     out: &mut [Id],
@@ -167,8 +193,9 @@ pub(crate) fn number_segment<'a, T: Eq + Hash + 'a>(
 #[derive(Default)]
 pub struct Numbering {
     hasher: ahash::RandomState,
-    /// Token table of `hash`, `FREE_TOKEN` for an empty slot.
-    token_slots: Vec<u64>,
+    /// Token table of `hash`: a token's key and the position of its first occurrence in the
+    /// hypothesis (`FREE` for an empty slot).
+    token_slots: Vec<(u64, u32)>,
     hyp: Vec<u32>,
     refs: Vec<u32>,
     ref_starts: Vec<usize>,
@@ -178,36 +205,38 @@ pub struct Numbering {
 
 impl Numbering {
     /// Numbers the tokens through a hash table of the hypothesis' tokens.
-    fn hash<'a, T: Eq + Hash + 'a>(
+    fn hash<'a, T: HashToken + 'a>(
         &mut self,
         references: impl Iterator<Item = &'a [T]>,
         hypothesis: &[T],
     ) {
-        let size = 1usize << table_bits(hypothesis.len());
+        let bits = table_bits(hypothesis.len());
         self.token_slots.clear();
-        self.token_slots.resize(size, FREE_TOKEN);
-        let mask = size - 1;
-        // A slot holds the high half of the token's hash (compared before the tokens) and the
-        // position of its first occurrence in the hypothesis.
+        self.token_slots.resize(1 << bits, (0, FREE));
+        let mask = (1usize << bits) - 1;
         let hasher = &self.hasher;
-        let slot_of_token = |token: &T| {
-            let h = hasher.hash_one(token);
-            (h as usize & mask, h >> 32)
+        // The key, and whether equal keys mean equal tokens.
+        let key_of = |token: &T| match token.short_key() {
+            Some(key) => (key, true),
+            None => (long_key(hasher.hash_one(token)), false),
         };
+        let same = |p: u32, token: &T| hypothesis.get(p as usize).is_some_and(|t| t == token);
         self.hyp.clear();
         let mut vocabulary = 0;
         for (i, token) in hypothesis.iter().enumerate() {
-            let (mut slot, tag) = slot_of_token(token);
+            let (key, exact) = key_of(token);
+            let mut slot = slot_of(key, bits);
             let id = loop {
-                let entry = self.token_slots[slot];
-                if entry == FREE_TOKEN {
-                    self.token_slots[slot] = tag << 32 | i as u64;
+                let Some(entry) = self.token_slots.get_mut(slot) else {
+                    break ABSENT;
+                };
+                if entry.1 == FREE {
+                    *entry = (key, i as u32);
                     vocabulary += 1;
                     break vocabulary - 1;
                 }
-                let p = entry as u32 as usize;
-                if entry >> 32 == tag && hypothesis[p] == *token {
-                    break self.hyp[p];
+                if entry.0 == key && (exact || same(entry.1, token)) {
+                    break self.hyp.get(entry.1 as usize).copied().unwrap_or(ABSENT);
                 }
                 slot = (slot + 1) & mask;
             };
@@ -219,15 +248,17 @@ impl Numbering {
         for reference in references {
             self.ref_starts.push(self.refs.len());
             for token in reference {
-                let (mut slot, tag) = slot_of_token(token);
+                let (key, exact) = key_of(token);
+                let mut slot = slot_of(key, bits);
                 let id = loop {
-                    let entry = self.token_slots[slot];
-                    if entry == FREE_TOKEN {
+                    let Some(&(k, p)) = self.token_slots.get(slot) else {
+                        break ABSENT;
+                    };
+                    if p == FREE {
                         break ABSENT;
                     }
-                    let p = entry as u32 as usize;
-                    if entry >> 32 == tag && hypothesis[p] == *token {
-                        break self.hyp[p];
+                    if k == key && (exact || same(p, token)) {
+                        break self.hyp.get(p as usize).copied().unwrap_or(ABSENT);
                     }
                     slot = (slot + 1) & mask;
                 };
@@ -612,7 +643,20 @@ mod tests {
         for _ in 0..cases {
             let hyp = seq(len);
             let refs: Vec<Vec<u16>> = (0..1 + hyp.len() % 3).map(|_| seq(len)).collect();
-            ngrams.start(&refs, &hyp, 0);
+            // Odd tokens longer than 7 bytes: both the short-key and the hashed numbering run.
+            let text = |s: &[u16]| -> Vec<String> {
+                s.iter()
+                    .map(|&t| {
+                        if t % 2 == 0 {
+                            format!("t{t}")
+                        } else {
+                            format!("long token {t}")
+                        }
+                    })
+                    .collect()
+            };
+            let text_refs: Vec<Vec<String>> = refs.iter().map(|r| text(r)).collect();
+            ngrams.start(&text_refs, &text(&hyp), 0);
             for n in 1..=6 {
                 if n > 1 {
                     ngrams.advance();

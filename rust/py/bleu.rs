@@ -16,10 +16,10 @@ use rayon::prelude::*;
 
 use super::{check_same_length, first_error, items, run_detached, to_numpy, TextRows};
 use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, Id, Method, Param, PyExc,
-    Raised, Segment, Smoothing,
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, HashToken, Id, Method,
+    Param, PyExc, Raised, Segment, Smoothing,
 };
-use crate::text::Tokenizer;
+use crate::text::{short_key, Tokenizer};
 
 /// Corpora with at least this many segments are counted with the GIL released.
 const DETACH_SEGMENTS: usize = 64;
@@ -283,6 +283,13 @@ struct StrToken<'a> {
 impl std::hash::Hash for StrToken<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         state.write(self.data);
+    }
+}
+
+impl HashToken for StrToken<'_> {
+    /// Only one-byte kinds get a short key: the bytes of a wider kind can equal a narrower one's.
+    fn short_key(&self) -> Option<u64> {
+        (self.kind == 1).then(|| short_key(self.data)).flatten()
     }
 }
 

@@ -1,14 +1,12 @@
 //! METEOR bindings: the batch function over texts, the token-list scorer behind the nltk drop-in,
 //! and WordNet look-ups.
 
-use std::borrow::Cow;
-
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use rayon::prelude::*;
 
 use super::{run_detached, References, TextRows, Texts};
-use crate::metrics::meteor::{self as kernel, Params, Stems, Synonyms};
+use crate::metrics::meteor::{self as kernel, Options, Params, Scorer, Stems, Synonyms};
 use crate::metrics::wordnet;
 use crate::text::Tokenizer;
 
@@ -56,23 +54,12 @@ fn meteor_tokens<'py>(
     let references = References::new(references, "references")?;
     let hyp = hypothesis.strs()?;
     let refs = references.strs()?;
-    fn prepare<'a>(words: &[&'a str], lowercase: bool) -> Vec<Cow<'a, str>> {
-        words
-            .iter()
-            .map(|&w| {
-                if lowercase {
-                    kernel::lower(w)
-                } else {
-                    Cow::Borrowed(w)
-                }
-            })
-            .collect()
-    }
+    let synonyms = hypothesis_synonyms
+        .as_deref()
+        .map_or(Synonyms::WordNet, Synonyms::Given);
     let score = py.detach(|| -> crate::error::Result<f64> {
-        let hyp = prepare(&hyp, lowercase);
-        let mut best: Option<f64> = None;
-        for (k, reference) in refs.iter().enumerate() {
-            let reference = prepare(reference, lowercase);
+        let mut scorer = Scorer::default();
+        kernel::best(refs.iter().enumerate().map(|(k, reference)| {
             let stems = match (&hypothesis_stems, &reference_stems) {
                 (Some(h), Some(r)) => Stems::Given {
                     hypothesis: h,
@@ -85,18 +72,14 @@ fn meteor_tokens<'py>(
                     ))
                 }
             };
-            let synonyms = hypothesis_synonyms
-                .as_deref()
-                .map_or(Synonyms::WordNet, Synonyms::Given);
-            let matches = kernel::align(&hyp, &reference, stems, synonyms)?;
-            let s = kernel::score(hyp.len(), reference.len(), &matches, &params)?;
-            if best.is_none_or(|b| s > b) {
-                best = Some(s);
-            }
-        }
-        best.ok_or_else(|| {
-            crate::error::Error::Reference("max() arg is an empty sequence".to_string())
-        })
+            let options = Options {
+                params,
+                lowercase,
+                stems,
+                synonyms,
+            };
+            scorer.single(reference, &hyp, &options)
+        }))
     })?;
     Ok(score)
 }

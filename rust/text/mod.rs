@@ -65,6 +65,15 @@ impl Tokenizer {
         references: &[&str],
         f: impl FnOnce(&[&str], &[Vec<&str>]) -> O,
     ) -> O {
+        if self == Tokenizer::Whitespace {
+            // The words are slices of the texts: nothing to copy.
+            let hypothesis: Vec<&str> = unicode::py_split(response).collect();
+            let references: Vec<Vec<&str>> = references
+                .iter()
+                .map(|r| unicode::py_split(r).collect())
+                .collect();
+            return f(&hypothesis, &references);
+        }
         let tokenize = |text: &str| {
             let mut tokens = Tokens::with_capacity(text.len());
             self.tokenize_into(text, &mut tokens);
@@ -89,6 +98,31 @@ impl Tokenizer {
             Tokenizer::Whitespace => out.extend_split(text),
         }
     }
+}
+
+/// A token of at most 7 bytes packed in a `u64`: its bytes, little-endian, and its length in the
+/// top byte; equal keys are equal tokens. Read in at most two overlapping loads, without a loop over
+/// the bytes: token lengths vary, and a loop's exit would be mispredicted for most tokens.
+pub fn short_key(b: &[u8]) -> Option<u64> {
+    let n = b.len();
+    let byte = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
+    let word = |i: usize| {
+        let four = b.get(i..i + 4).and_then(|w| w.try_into().ok());
+        u64::from(four.map_or(0, u32::from_le_bytes))
+    };
+    let bytes = match n {
+        0 => 0,
+        1..=3 => byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1)),
+        4..=7 => word(0) | word(n - 4) << (8 * (n - 4)),
+        _ => return None,
+    };
+    Some(bytes | (n as u64) << 56)
+}
+
+/// The key of a longer token, from its hash: top byte 0xFF, so never a [`short_key`]. Equal keys
+/// need a comparison of the tokens.
+pub fn long_key(hash: u64) -> u64 {
+    hash | 0xFF << 56
 }
 
 /// A list of tokens stored back to back in one string: filling it costs no allocation per token.
@@ -121,6 +155,11 @@ impl Tokens {
 
     pub fn len(&self) -> usize {
         self.ends.len()
+    }
+
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
     }
 
     pub fn is_empty(&self) -> bool {

@@ -184,7 +184,88 @@ pub fn py_lower(s: &str) -> String {
 
 /// `str.split()` with no argument: runs of Python-whitespace, empty pieces dropped.
 pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
-    s.split(is_py_space).filter(|w| !w.is_empty())
+    PySplit { s, pos: 0 }
+}
+
+/// [`py_split`] on bytes: ASCII bytes are classified by a table, without decoding a character.
+struct PySplit<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+/// What a byte says of its character, for [`PySplit`].
+const WORD_BYTE: u8 = 0;
+const ASCII_SPACE: u8 = 1;
+/// The first byte of a multi-byte character, which may be whitespace.
+const LEAD_BYTE: u8 = 2;
+
+static SPLIT_CLASS: [u8; 256] = {
+    let mut table = [WORD_BYTE; 256];
+    let mut b = 0;
+    while b < 256 {
+        if b >= 0xC0 {
+            table[b] = LEAD_BYTE;
+        } else if b < 128 && is_ascii_py_space(b as u8) {
+            table[b] = ASCII_SPACE;
+        }
+        b += 1;
+    }
+    table
+};
+
+impl PySplit<'_> {
+    /// The byte length of the whitespace character starting at byte `i`, or 0.
+    fn space_len(&self, i: usize) -> usize {
+        let Some(&b) = self.s.as_bytes().get(i) else {
+            return 0;
+        };
+        match SPLIT_CLASS[usize::from(b)] {
+            ASCII_SPACE => 1,
+            LEAD_BYTE => self
+                .s
+                .get(i..)
+                .and_then(|rest| rest.chars().next())
+                .filter(|&c| is_py_space(c))
+                .map_or(0, char::len_utf8),
+            _ => 0,
+        }
+    }
+}
+
+impl<'a> Iterator for PySplit<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.s.as_bytes();
+        let mut start = self.pos;
+        loop {
+            let n = self.space_len(start);
+            if n == 0 {
+                break;
+            }
+            start += n;
+        }
+        if start >= bytes.len() {
+            self.pos = start;
+            return None;
+        }
+        // Continuation bytes are never whitespace: only ASCII and lead bytes are looked at.
+        let mut end = start + 1;
+        loop {
+            while bytes
+                .get(end)
+                .is_some_and(|&b| SPLIT_CLASS[usize::from(b)] == WORD_BYTE)
+            {
+                end += 1;
+            }
+            if end >= bytes.len() || self.space_len(end) > 0 {
+                break;
+            }
+            end += 1;
+        }
+        self.pos = end;
+        self.s.get(start..end)
+    }
 }
 
 /// `str.strip()` with no argument.
@@ -220,6 +301,38 @@ mod tests {
             py_split(" a\u{3000}b\x1fc ").collect::<Vec<_>>(),
             ["a", "b", "c"]
         );
+    }
+
+    #[test]
+    fn split_agrees_with_a_char_by_char_split() {
+        let reference = |s: &str| -> Vec<String> {
+            s.split(is_py_space)
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let pieces = [
+            "a", "bc", " ", "  ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x00", "\x01",
+            "\x1b", "!", "~", "\x7f", "é", "\u{a0}", "\u{3000}", "\u{2028}", "word", "x",
+        ];
+        let mut state = 12345u64;
+        for _ in 0..20000 {
+            let mut text = String::new();
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = (state >> 33) % 200;
+            for _ in 0..n {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let plain = (state >> 60) < 14;
+                let k = (state >> 33) as usize % if plain { 6 } else { pieces.len() };
+                text.push_str(pieces[if plain { [0, 1, 2, 2, 21, 22][k] } else { k }]);
+            }
+            let ours: Vec<&str> = py_split(&text).collect();
+            assert_eq!(ours, reference(&text), "{text:?}");
+        }
     }
 
     #[test]

@@ -106,6 +106,17 @@ def test_batch_matches_nltk_on_promptflow_tokens(rows, w):
     assert [("float", "nan" if math.isnan(v) else float(v).hex()) for v in got] == want
 
 
+@given(st.lists(st.tuples(token_lists, st.lists(token_lists, min_size=1, max_size=3)), min_size=1, max_size=40))
+def test_batch_on_whitespace_tokens_matches_nltk_row_by_row(rows):
+    # Many rows in one call share one memo of stems and synonyms per worker: it must never leak a
+    # value from one word or row into another (case variants, repeats, words seen earlier).
+    responses = [" ".join(h) for h, _ in rows]
+    references = [[" ".join(r) for r in refs] for _, refs in rows]
+    want = [_outcome(ref.meteor_score, [r.split() for r in refs], resp.split()) for resp, refs in zip(responses, references)]
+    got = meteor(responses, references, tokenizer="whitespace")
+    assert [("float", "nan" if math.isnan(v) else float(v).hex()) for v in got] == want
+
+
 class UpperStemmer:
     def stem(self, word):
         return word[:4]
