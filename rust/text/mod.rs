@@ -175,6 +175,16 @@ impl Tokens {
         })
     }
 
+    /// Token `i` ("" past the end).
+    pub fn get(&self, i: usize) -> &str {
+        let start = match i.checked_sub(1) {
+            Some(previous) => self.ends.get(previous).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.ends.get(i).copied().unwrap_or(start);
+        self.text.get(start..end).unwrap_or("")
+    }
+
     pub fn to_strings(&self) -> Vec<String> {
         self.iter().map(str::to_string).collect()
     }
