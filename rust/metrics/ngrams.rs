@@ -226,17 +226,19 @@ impl Numbering {
         for (i, token) in hypothesis.iter().enumerate() {
             let (key, exact) = key_of(token);
             let mut slot = slot_of(key, bits);
+            // Whether the token is new is data, not a pattern: decided without a branch.
             let id = loop {
                 let Some(entry) = self.token_slots.get_mut(slot) else {
                     break ABSENT;
                 };
-                if entry.1 == FREE {
-                    *entry = (key, i as u32);
-                    vocabulary += 1;
-                    break vocabulary - 1;
-                }
-                if entry.0 == key && (exact || same(entry.1, token)) {
-                    break self.hyp.get(entry.1 as usize).copied().unwrap_or(ABSENT);
+                let free = entry.1 == FREE;
+                if free || (entry.0 == key && (exact || same(entry.1, token))) {
+                    let first = if free { i as u32 } else { entry.1 };
+                    *entry = (key, first);
+                    let seen = self.hyp.get(first as usize).copied().unwrap_or(ABSENT);
+                    let id = if free { vocabulary } else { seen };
+                    vocabulary += u32::from(free);
+                    break id;
                 }
                 slot = (slot + 1) & mask;
             };
@@ -254,10 +256,8 @@ impl Numbering {
                     let Some(&(k, p)) = self.token_slots.get(slot) else {
                         break ABSENT;
                     };
-                    if p == FREE {
-                        break ABSENT;
-                    }
-                    if k == key && (exact || same(p, token)) {
+                    if p == FREE || (k == key && (exact || same(p, token))) {
+                        // `hyp.get(FREE)` is `None`: ABSENT for a token the hypothesis lacks.
                         break self.hyp.get(p as usize).copied().unwrap_or(ABSENT);
                     }
                     slot = (slot + 1) & mask;
