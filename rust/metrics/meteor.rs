@@ -443,7 +443,8 @@ impl Scorer {
         // nltk's `_enum_wordnetsyn_match`: from the last unmatched hypothesis stem to the first,
         // match the unmatched reference stem with the largest position that equals the stem or is
         // one of its synonyms. A reference stem's synonym key is its WordNet name id, or with the
-        // caller's synonyms, its stem id.
+        // caller's synonyms, its stem id. "Equals the stem" never holds here: stage 2 matched
+        // every hypothesis stem that had an equal unmatched reference stem.
         let source = match options.synonyms {
             Synonyms::WordNet => SynonymSource::WordNet(wordnet()?),
             Synonyms::Given(per_token) if per_token.len() < hyp.words.len() => {
@@ -467,27 +468,27 @@ impl Scorer {
         wanted.sort_unstable();
         wanted.dedup();
         for i in (0..hyp.stems.len()).rev() {
-            if used.hyp[i] {
+            if used.hyp[i] || wanted.is_empty() {
                 continue;
             }
-            let stem = hyp.stems[i];
+            let synonyms: &[u32] = match source {
+                SynonymSource::WordNet(wn) => vocab.synonyms(wn, hyp.stems[i]),
+                SynonymSource::Given(per_token) => {
+                    given_set.clear();
+                    let given = per_token.get(i).map_or(&[][..], Vec::as_slice);
+                    given_set.extend(given.iter().filter_map(|s| vocab.stems.get(s)));
+                    given_set.sort_unstable();
+                    given_set
+                }
+            };
             hits.clear();
-            if !wanted.is_empty() {
-                let synonyms: &[u32] = match source {
-                    SynonymSource::WordNet(wn) => vocab.synonyms(wn, stem),
-                    SynonymSource::Given(per_token) => {
-                        given_set.clear();
-                        let given = per_token.get(i).map_or(&[][..], Vec::as_slice);
-                        given_set.extend(given.iter().filter_map(|s| vocab.stems.get(s)));
-                        given_set.sort_unstable();
-                        given_set
-                    }
-                };
-                sorted_intersection(synonyms, wanted, hits);
+            sorted_intersection(synonyms, wanted, hits);
+            if hits.is_empty() {
+                continue;
             }
-            let found = (0..refs.stems.len()).rev().find(|&j| {
-                !used.refs[j] && (refs.stems[j] == stem || hits.contains(&refs.synonym_keys[j]))
-            });
+            let found = (0..refs.stems.len())
+                .rev()
+                .find(|&j| !used.refs[j] && hits.contains(&refs.synonym_keys[j]));
             if let Some(j) = found {
                 used.mark(i, j);
             }
