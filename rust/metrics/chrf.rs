@@ -272,6 +272,10 @@ fn sliced_steps(hyp: &[u32], reference: &[u32], order: usize) -> Vec<Step> {
         .collect()
 }
 
+/// N-grams are counted in a table, rather than sorted, when every n-gram of the highest order has
+/// a key (its ids as digits) below this: few words, or a small alphabet.
+const DENSE_KEYS: usize = 1 << 12;
+
 /// Matching n-grams of orders 1..=order between `seqs[0]` (the hypothesis) and each later sequence
 /// (ids from 1 to `widest`), appended to `out` reference by reference.
 fn order_matches(
@@ -279,12 +283,44 @@ fn order_matches(
     widest: u32,
     order: usize,
     keys: &mut [Vec<u64>; 2],
+    counts: &mut Vec<u32>,
     out: &mut Vec<u64>,
 ) {
     out.clear();
     let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
         return;
     };
+    let base = widest as usize + 1;
+    if let Some(space) = base.checked_pow(order as u32).filter(|&s| s <= DENSE_KEYS) {
+        // The table is all zeros between uses: each use puts back the entries it changed.
+        if counts.len() < space {
+            counts.resize(space, 0);
+        }
+        for reference in refs {
+            for n in 1..=order {
+                for k in digit_keys(reference, n, base) {
+                    if let Some(c) = counts.get_mut(k) {
+                        *c += 1;
+                    }
+                }
+                let mut matches = 0;
+                for k in digit_keys(hyp, n, base) {
+                    if let Some(c) = counts.get_mut(k) {
+                        let hit = u32::from(*c > 0);
+                        *c -= hit;
+                        matches += u64::from(hit);
+                    }
+                }
+                for k in digit_keys(reference, n, base) {
+                    if let Some(c) = counts.get_mut(k) {
+                        *c = 0;
+                    }
+                }
+                out.push(matches);
+            }
+        }
+        return;
+    }
     let Some(packed) = Packed::new(widest, order) else {
         for reference in refs {
             overlap(sliced_steps(hyp, reference, order).into_iter(), order, out);
@@ -301,6 +337,12 @@ fn order_matches(
         pair_keys.sort_unstable();
         overlap(packed.steps(pair_keys), order, out);
     }
+}
+
+/// The keys of the n-grams of `seq`: their ids as digits in base `base`.
+fn digit_keys(seq: &[u32], n: usize, base: usize) -> impl Iterator<Item = usize> + '_ {
+    let key = move |w: &[u32]| w.iter().fold(0, |k, &id| k * base + id as usize);
+    seq.windows(n).map(key)
 }
 
 /// Renumber the ids of non-ASCII characters (code point + 1 > 128) to 129, 130, ... in code point
@@ -416,6 +458,7 @@ pub struct Scratch {
     word_matches: Vec<u64>,
     alphabet: Vec<u32>,
     keys: [Vec<u64>; 2],
+    counts: Vec<u32>,
     vocab: Interner,
     lowered: Vec<String>,
     stats: Vec<u64>,
@@ -482,26 +525,26 @@ impl Interner {
             });
         let m = u128::from(key) * 0x9E37_79B9_7F4A_7C15;
         let mut at = ((m as u64) ^ ((m >> 64) as u64)) as usize & self.mask;
-        loop {
-            match self.slots.get_mut(at) {
-                Some(slot) if slot.stamp == self.stamp && slot.key != key => {
-                    at = (at + 1) & self.mask;
-                }
-                Some(slot) => {
-                    let new = slot.stamp != self.stamp;
-                    self.words += u32::from(new);
-                    let id = if new { self.words } else { slot.id };
-                    *slot = Slot {
-                        key,
-                        id,
-                        stamp: self.stamp,
-                        ..Slot::default()
-                    };
-                    return id;
-                }
-                None => return 0,
+        // Probe to the word's slot or the first empty one.
+        while let Some(slot) = self.slots.get(at) {
+            if (slot.stamp != self.stamp) | (slot.key == key) {
+                break;
             }
+            at = (at + 1) & self.mask;
         }
+        let Some(slot) = self.slots.get_mut(at) else {
+            return 0;
+        };
+        let new = slot.stamp != self.stamp;
+        self.words += u32::from(new);
+        let id = if new { self.words } else { slot.id };
+        *slot = Slot {
+            key,
+            id,
+            stamp: self.stamp,
+            long: 0,
+        };
+        id
     }
 
     fn long_id(&mut self, bytes: &[u8]) -> u32 {
@@ -628,6 +671,7 @@ pub fn segment_stats_with<'s>(
         widest,
         cfg.char_order,
         &mut scratch.keys,
+        &mut scratch.counts,
         &mut scratch.char_matches,
     );
     let widest = scratch.vocab.len();
@@ -636,6 +680,7 @@ pub fn segment_stats_with<'s>(
         widest,
         cfg.word_order,
         &mut scratch.keys,
+        &mut scratch.counts,
         &mut scratch.word_matches,
     );
 
@@ -767,7 +812,8 @@ mod tests {
                 let seqs = [hyp.clone(), reference.clone()];
                 let widest = hyp.iter().chain(&reference).max().copied().unwrap_or(0);
                 let mut out = Vec::new();
-                order_matches(&seqs, widest, order, &mut Default::default(), &mut out);
+                let (mut keys, mut counts) = Default::default();
+                order_matches(&seqs, widest, order, &mut keys, &mut counts, &mut out);
                 assert_eq!(out, expected);
                 out.clear();
                 overlap(
