@@ -18,7 +18,7 @@ use ahash::RandomState;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::text::unicode::{is_ascii_py_space, is_py_space, py_lower, py_split};
+use crate::text::unicode::{is_py_space, py_lower, py_split};
 
 /// sacrebleu's epsilon for `eps_smoothing`.
 const EPS: f64 = 1e-16;
@@ -272,6 +272,10 @@ fn sliced_steps(hyp: &[u32], reference: &[u32], order: usize) -> Vec<Step> {
         .collect()
 }
 
+/// N-grams are counted in a table, rather than sorted, when every n-gram of the highest order has
+/// a key (its ids as digits) below this: few words, or a small alphabet.
+const DENSE_KEYS: usize = 1 << 12;
+
 /// Matching n-grams of orders 1..=order between `seqs[0]` (the hypothesis) and each later sequence
 /// (ids from 1 to `widest`), appended to `out` reference by reference.
 fn order_matches(
@@ -279,12 +283,44 @@ fn order_matches(
     widest: u32,
     order: usize,
     keys: &mut [Vec<u64>; 2],
+    counts: &mut Vec<u32>,
     out: &mut Vec<u64>,
 ) {
     out.clear();
     let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
         return;
     };
+    let base = widest as usize + 1;
+    if let Some(space) = base.checked_pow(order as u32).filter(|&s| s <= DENSE_KEYS) {
+        // The table is all zeros between uses: each use puts back the entries it changed.
+        if counts.len() < space {
+            counts.resize(space, 0);
+        }
+        for reference in refs {
+            for n in 1..=order {
+                for k in digit_keys(reference, n, base) {
+                    if let Some(c) = counts.get_mut(k) {
+                        *c += 1;
+                    }
+                }
+                let mut matches = 0;
+                for k in digit_keys(hyp, n, base) {
+                    if let Some(c) = counts.get_mut(k) {
+                        let hit = u32::from(*c > 0);
+                        *c -= hit;
+                        matches += u64::from(hit);
+                    }
+                }
+                for k in digit_keys(reference, n, base) {
+                    if let Some(c) = counts.get_mut(k) {
+                        *c = 0;
+                    }
+                }
+                out.push(matches);
+            }
+        }
+        return;
+    }
     let Some(packed) = Packed::new(widest, order) else {
         for reference in refs {
             overlap(sliced_steps(hyp, reference, order).into_iter(), order, out);
@@ -301,6 +337,12 @@ fn order_matches(
         pair_keys.sort_unstable();
         overlap(packed.steps(pair_keys), order, out);
     }
+}
+
+/// The keys of the n-grams of `seq`: their ids as digits in base `base`.
+fn digit_keys(seq: &[u32], n: usize, base: usize) -> impl Iterator<Item = usize> + '_ {
+    let key = move |w: &[u32]| w.iter().fold(0, |k, &id| k * base + id as usize);
+    seq.windows(n).map(key)
 }
 
 /// Renumber the ids of non-ASCII characters (code point + 1 > 128) to 129, 130, ... in code point
@@ -320,68 +362,83 @@ fn renumber_non_ascii(seqs: &mut [Vec<u32>], alphabet: &mut Vec<u32>) -> u32 {
     128 + alphabet.len() as u32
 }
 
-/// Character ids (code point + 1) of a text, without whitespace unless `whitespace` (then the
-/// characters are those of `"".join(line.split())`).
-fn push_chars(text: &str, ascii: bool, whitespace: bool, out: &mut Vec<u32>) {
-    match (ascii, whitespace) {
-        (true, true) => return out.extend(text.bytes().map(|b| u32::from(b) + 1)),
-        (false, _) => {
-            let kept = text.chars().filter(|&c| whitespace || !is_py_space(c));
-            return out.extend(kept.map(|c| c as u32 + 1));
-        }
-        (true, false) => {}
-    }
-    // Branch-free: every byte is written, and the end moves past the ones kept.
-    let start = out.len();
-    out.resize(start + text.len(), 0);
-    let mut end = start;
-    for b in text.bytes() {
-        if let Some(slot) = out.get_mut(end) {
-            *slot = u32::from(b) + 1;
-        }
-        end += usize::from(whitespace || !is_ascii_py_space(b));
-    }
-    out.truncate(end);
+/// Bit k set when byte k of `word` (ASCII, at most 8 bytes) is not whitespace. Python's ASCII
+/// whitespace is 9..=13 and 28..=32; both ranges are tested on the 8 bytes at once (SWAR: range
+/// tests by addition into the high bit of each byte, which no carry crosses below 128).
+fn non_space8(word: &[u8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut buf = [0u8; 8];
+    buf.iter_mut().zip(word).for_each(|(b, &w)| *b = w & 0x7f);
+    let x = u64::from_le_bytes(buf);
+    let at_least = |lo: u8| (x + u64::from(0x80 - lo) * ONES) & HIGH;
+    let above = |hi: u8| (x + u64::from(0x7f - hi) * ONES) & HIGH;
+    let space = (at_least(9) & !above(13)) | (at_least(28) & !above(32));
+    // Gather the high bit of byte k into bit k.
+    let kept = (!space & HIGH) >> 7;
+    (kept.wrapping_mul(0x0102_0408_1020_4080) >> 56) & !(u64::MAX << word.len().min(8))
 }
 
-/// `str.split()`: the words of a line, by a byte loop when the line is ASCII.
-fn for_each_py_word<'a>(line: &'a str, ascii: bool, mut f: impl FnMut(&'a str)) {
-    if !ascii {
-        py_split(line).for_each(f);
-        return;
-    }
-    let mut start = None;
-    for (i, b) in line.bytes().enumerate() {
-        match (start, is_py_space(char::from(b))) {
-            (None, false) => start = Some(i),
-            (Some(s), true) => {
-                f(&line[s..i]);
-                start = None;
+/// An ASCII line, read in blocks of 64 bytes: its character ids (code point + 1, without
+/// whitespace unless `whitespace`) appended to `chars`, and, when `split`, each word of
+/// `str.split()` passed to `word`. A bit mask of the non-space bytes of a block drives both: every
+/// byte is written and the end moves past the ones kept, and the mask's changes are the word
+/// boundaries, so that no branch depends on a byte.
+fn scan_ascii<'a>(
+    line: &'a str,
+    whitespace: bool,
+    chars: &mut Vec<u32>,
+    split: bool,
+    mut word: impl FnMut(&'a str),
+) {
+    let bytes = line.as_bytes();
+    let first = chars.len();
+    chars.resize(first + bytes.len(), 0);
+    let (mut end, mut start, mut in_word) = (first, 0, false);
+    for (block, chunk) in bytes.chunks(64).enumerate() {
+        let mask = chunk
+            .chunks(8)
+            .enumerate()
+            .fold(0u64, |m, (k, w)| m | non_space8(w) << (8 * k));
+        let kept = if whitespace { u64::MAX } else { mask };
+        for (k, &b) in chunk.iter().enumerate() {
+            if let Some(slot) = chars.get_mut(end) {
+                *slot = u32::from(b) + 1;
             }
-            _ => {}
+            end += (kept >> k & 1) as usize;
         }
+        let all = u64::MAX >> (64 - chunk.len());
+        let mut changes =
+            (mask ^ (mask << 1 | u64::from(in_word))) & all & 0u64.wrapping_sub(u64::from(split));
+        while changes != 0 {
+            let at = block * 64 + changes.trailing_zeros() as usize;
+            if mask >> (at % 64) & 1 == 1 {
+                start = at;
+            } else {
+                word(line.get(start..at).unwrap_or(""));
+            }
+            changes &= changes - 1;
+        }
+        in_word = mask >> (chunk.len() - 1) & 1 == 1;
     }
-    if let Some(s) = start {
-        f(&line[s..]);
+    chars.truncate(end);
+    if split && in_word {
+        word(line.get(start..).unwrap_or(""));
     }
 }
 
 /// `CHRF._remove_punctuation` of one word: one ASCII punctuation mark split off its end, or else
 /// off its start, when it is longer than one character.
 fn for_each_token<'a>(word: &'a str, mut f: impl FnMut(&'a str)) {
-    let mut chars = word.chars();
-    match (chars.next(), chars.next_back()) {
-        (_, Some(last)) if last.is_ascii_punctuation() => {
-            let cut = word.len() - 1;
-            f(&word[..cut]);
-            f(&word[cut..]);
-        }
-        (Some(first), Some(_)) if first.is_ascii_punctuation() => {
-            f(&word[..1]);
-            f(&word[1..]);
-        }
-        _ => f(word),
-    }
+    // A mark is one byte, and a word with a one-byte end and more has more than one character.
+    let cut = match word.as_bytes() {
+        [.., last] if word.len() > 1 && last.is_ascii_punctuation() => word.len() - 1,
+        [first, ..] if word.len() > 1 && first.is_ascii_punctuation() => 1,
+        _ => return f(word),
+    };
+    let (a, b) = word.split_at_checked(cut).unwrap_or((word, ""));
+    f(a);
+    f(b);
 }
 
 /// `[n_hyp, n_ref, n_match]` of order `n` from the sequence lengths and the match count.
@@ -401,79 +458,127 @@ pub struct Scratch {
     word_matches: Vec<u64>,
     alphabet: Vec<u32>,
     keys: [Vec<u64>; 2],
+    counts: Vec<u32>,
     vocab: Interner,
     lowered: Vec<String>,
     stats: Vec<u64>,
     best: Vec<u64>,
 }
 
-/// Word ids for one segment (equal words, equal ids, from 1): an open-addressing table over 64-bit
-/// hashes that keeps each word's bytes for the exact comparison, reused from segment to segment.
-/// Words of up to 8 bytes (most of them) are hashed and compared as one integer.
+/// Word ids for one segment (equal words, equal ids, from 1): an open-addressing table reused from
+/// segment to segment, whose slots are emptied by moving to a new stamp rather than by rewriting
+/// them. A word of at most 7 bytes is its own key (its bytes and its length in one integer), so it
+/// is found without comparing bytes and without a branch on whether it is new; a longer word is
+/// keyed by its hash (top bit set) and compared with its bytes, kept in `bytes` at `long[slot.long]`.
 #[derive(Default)]
 struct Interner {
     hasher: RandomState,
-    /// Entry index + 1, or 0 for an empty slot.
-    slots: Vec<u32>,
-    /// Per distinct word, in order of first appearance: its hash, its first 8 bytes, and its byte
-    /// range in `bytes`.
-    entries: Vec<(u64, u64, std::ops::Range<usize>)>,
+    slots: Vec<Slot>,
+    /// Slots in use: the first `mask + 1`.
+    mask: usize,
+    stamp: u32,
+    words: u32,
     bytes: Vec<u8>,
+    long: Vec<std::ops::Range<usize>>,
+}
+
+/// A word's key and id, valid while `stamp` is the interner's.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    id: u32,
+    stamp: u32,
+    long: u32,
 }
 
 impl Interner {
     /// Empty the table, sized for at most `words` distinct words (at most half the slots used).
     fn reset(&mut self, words: usize) {
-        self.slots.clear();
-        self.slots.resize((2 * words + 2).next_power_of_two(), 0);
-        self.entries.clear();
+        let size = (2 * words + 2).next_power_of_two();
+        if self.slots.len() < size || self.stamp == u32::MAX {
+            self.slots.clear();
+            self.slots
+                .resize(size.max(self.slots.len()), Slot::default());
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.mask = size - 1;
+        self.words = 0;
         self.bytes.clear();
+        self.long.clear();
     }
 
     fn len(&self) -> u32 {
-        self.entries.len() as u32
+        self.words
     }
 
     fn id(&mut self, word: &str) -> u32 {
         let bytes = word.as_bytes();
-        let head = bytes
+        if bytes.len() > 7 {
+            return self.long_id(bytes);
+        }
+        let key = bytes
             .iter()
-            .take(8)
             .enumerate()
-            .fold(0u64, |h, (i, &b)| h | u64::from(b) << (8 * i));
-        let hash = if bytes.len() <= 8 {
-            let m = u128::from(head ^ (bytes.len() as u64) << 59) * 0x9E37_79B9_7F4A_7C15;
-            (m as u64) ^ ((m >> 64) as u64)
-        } else {
-            self.hasher.hash_one(word)
-        };
-        let mask = self.slots.len() - 1;
-        let mut slot = hash as usize & mask;
-        loop {
-            match self.slots.get(slot).copied() {
-                Some(0) | None => break,
-                Some(entry) => {
-                    if let Some((h, first, range)) = self.entries.get(entry as usize - 1) {
-                        if *h == hash
-                            && *first == head
-                            && range.len() == bytes.len()
-                            && (bytes.len() <= 8 || self.bytes.get(range.clone()) == Some(bytes))
-                        {
-                            return entry;
-                        }
-                    }
-                }
+            .fold((bytes.len() as u64) << 56, |k, (i, &b)| {
+                k | u64::from(b) << (8 * i)
+            });
+        let m = u128::from(key) * 0x9E37_79B9_7F4A_7C15;
+        let mut at = ((m as u64) ^ ((m >> 64) as u64)) as usize & self.mask;
+        // Probe to the word's slot or the first empty one.
+        while let Some(slot) = self.slots.get(at) {
+            if (slot.stamp != self.stamp) | (slot.key == key) {
+                break;
             }
-            slot = (slot + 1) & mask;
+            at = (at + 1) & self.mask;
         }
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(bytes);
-        self.entries.push((hash, head, start..self.bytes.len()));
-        let id = self.entries.len() as u32;
-        if let Some(s) = self.slots.get_mut(slot) {
-            *s = id;
-        }
+        let Some(slot) = self.slots.get_mut(at) else {
+            return 0;
+        };
+        let new = slot.stamp != self.stamp;
+        self.words += u32::from(new);
+        let id = if new { self.words } else { slot.id };
+        *slot = Slot {
+            key,
+            id,
+            stamp: self.stamp,
+            long: 0,
+        };
         id
+    }
+
+    fn long_id(&mut self, bytes: &[u8]) -> u32 {
+        let key = self.hasher.hash_one(bytes) | 1 << 63;
+        let mut at = key as usize & self.mask;
+        loop {
+            match self.slots.get_mut(at) {
+                Some(slot) if slot.stamp != self.stamp => {
+                    let start = self.bytes.len();
+                    self.bytes.extend_from_slice(bytes);
+                    self.words += 1;
+                    *slot = Slot {
+                        key,
+                        id: self.words,
+                        stamp: self.stamp,
+                        long: self.long.len() as u32,
+                    };
+                    self.long.push(start..self.bytes.len());
+                    return self.words;
+                }
+                Some(slot)
+                    if slot.key == key
+                        && self
+                            .long
+                            .get(slot.long as usize)
+                            .and_then(|r| self.bytes.get(r.clone()))
+                            == Some(bytes) =>
+                {
+                    return slot.id;
+                }
+                Some(_) => at = (at + 1) & self.mask,
+                None => return 0,
+            }
+        }
     }
 }
 
@@ -524,8 +629,10 @@ pub fn segment_stats_with<'s>(
     reset(&mut scratch.chars, n_lines);
     reset(&mut scratch.words, n_lines);
     if cfg.word_order > 0 {
-        let bytes = hypothesis.len() + references.iter().map(|r| r.len()).sum::<usize>();
-        scratch.vocab.reset(bytes);
+        // Words are disjoint and non-empty: at most one per byte.
+        scratch
+            .vocab
+            .reset((0..n_lines).map(|k| line(k).len()).sum());
     }
     let mut all_ascii = true;
     for (k, (chars, words)) in scratch
@@ -538,19 +645,18 @@ pub fn segment_stats_with<'s>(
         let text = line(k);
         let ascii = text.is_ascii();
         all_ascii &= ascii;
-        let chars_by_word = cfg.char_order > 0 && !cfg.whitespace && cfg.word_order > 0;
-        if cfg.char_order > 0 && !chars_by_word {
-            push_chars(text, ascii, cfg.whitespace, chars);
-        }
-        if cfg.word_order > 0 {
-            // The words are split anyway: their characters are those of `"".join(line.split())`.
-            let vocab = &mut scratch.vocab;
-            for_each_py_word(text, ascii, |w| {
-                if chars_by_word {
-                    push_chars(w, ascii, true, chars);
-                }
-                for_each_token(w, |t| words.push(vocab.id(t)))
-            });
+        let vocab = &mut scratch.vocab;
+        let mut word = |w| for_each_token(w, |t| words.push(vocab.id(t)));
+        if ascii {
+            scan_ascii(text, cfg.whitespace, chars, cfg.word_order > 0, word);
+        } else {
+            if cfg.char_order > 0 {
+                let kept = text.chars().filter(|&c| cfg.whitespace || !is_py_space(c));
+                chars.extend(kept.map(|c| c as u32 + 1));
+            }
+            if cfg.word_order > 0 {
+                py_split(text).for_each(&mut word);
+            }
         }
     }
     scratch.lowered = lowered;
@@ -565,6 +671,7 @@ pub fn segment_stats_with<'s>(
         widest,
         cfg.char_order,
         &mut scratch.keys,
+        &mut scratch.counts,
         &mut scratch.char_matches,
     );
     let widest = scratch.vocab.len();
@@ -573,6 +680,7 @@ pub fn segment_stats_with<'s>(
         widest,
         cfg.word_order,
         &mut scratch.keys,
+        &mut scratch.counts,
         &mut scratch.word_matches,
     );
 
@@ -659,6 +767,7 @@ pub fn corpus_chrf<'a, R: AsRef<[&'a str]> + Sync>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::unicode::is_ascii_py_space;
 
     fn cfg(word_order: usize) -> Result<ChrfConfig> {
         ChrfConfig::new(6, word_order, 4.0, false, false, false)
@@ -703,7 +812,8 @@ mod tests {
                 let seqs = [hyp.clone(), reference.clone()];
                 let widest = hyp.iter().chain(&reference).max().copied().unwrap_or(0);
                 let mut out = Vec::new();
-                order_matches(&seqs, widest, order, &mut Default::default(), &mut out);
+                let (mut keys, mut counts) = Default::default();
+                order_matches(&seqs, widest, order, &mut keys, &mut counts, &mut out);
                 assert_eq!(out, expected);
                 out.clear();
                 overlap(
@@ -717,11 +827,27 @@ mod tests {
     }
 
     #[test]
+    fn ascii_whitespace_mask_equals_the_byte_test() {
+        let bytes: Vec<u8> = (0..128u8).chain(*b"a b\tc\x1c").collect();
+        for word in bytes.windows(8).chain(bytes.chunks(3)) {
+            let want = word
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (k, &b)| m | u64::from(!is_ascii_py_space(b)) << k);
+            assert_eq!(non_space8(word), want, "{word:?}");
+        }
+    }
+
+    #[test]
     fn punctuation_is_split_off_one_end() {
         let mut words = Vec::new();
-        for_each_py_word("(hi) 'x' a. .b , ab", true, |w| {
+        let line = " (hi) 'x'\t a. .b ,\x1f ab";
+        let mut chars = Vec::new();
+        scan_ascii(line, false, &mut chars, true, |w| {
             for_each_token(w, |t| words.push(t))
         });
+        let kept = line.bytes().filter(|&b| !is_ascii_py_space(b));
+        assert_eq!(chars, kept.map(|b| u32::from(b) + 1).collect::<Vec<_>>());
         assert_eq!(
             words,
             ["(hi", ")", "'x", "'", "a", ".", ".", "b", ",", "ab"]

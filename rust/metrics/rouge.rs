@@ -138,6 +138,8 @@ struct Workspace {
     targets: Vec<Spans>,
     interner: Interner,
     ids: Vec<u32>,
+    /// The scores of a target after the first one.
+    other: Vec<Score>,
     kernels: Kernels,
 }
 
@@ -209,22 +211,27 @@ impl Interner {
             let exact = short.is_some();
             let key = short.unwrap_or_else(|| 1 << 63 | self.hasher.hash_one(arena.get(i)));
             let mut h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
-            while let Some(slot) = self.table.get_mut(h) {
-                if slot.token == u32::MAX {
-                    *slot = Slot {
-                        key,
-                        token: i as u32,
-                        id: distinct,
-                    };
-                    ids.push(distinct);
-                    distinct += 1;
-                    break;
-                }
-                if slot.key == key && (exact || arena.get(slot.token as usize) == arena.get(i)) {
-                    ids.push(slot.id);
+            // Probe to the token's slot or the first empty one. A short token is its key, so that
+            // needs no byte comparison, and whether the token is new is a select, not a branch.
+            while let Some(slot) = self.table.get(h) {
+                let empty = slot.token == u32::MAX;
+                if (empty | (slot.key == key))
+                    && (exact || empty || arena.get(slot.token as usize) == arena.get(i))
+                {
                     break;
                 }
                 h = (h + 1) & (size - 1);
+            }
+            if let Some(slot) = self.table.get_mut(h) {
+                let new = slot.token == u32::MAX;
+                let id = if new { distinct } else { slot.id };
+                distinct += u32::from(new);
+                *slot = Slot {
+                    key,
+                    token: if new { i as u32 } else { slot.token },
+                    id,
+                };
+                ids.push(id);
             }
         }
         distinct as usize
@@ -239,22 +246,17 @@ fn span_ids<'a>(ids: &'a [u32], spans: &Spans) -> (&'a [u32], Vec<&'a [u32]>) {
 
 /// `RougeScorer(types, ...).score(target, prediction)`, one score per type.
 pub fn score(target: &str, prediction: &str, types: &[RougeType], opts: &Options) -> Vec<Score> {
+    let mut out = vec![INT_ZERO; types.len()];
     with_workspace(|ws| {
         let t = add_text(&mut ws.arena, target, types, opts);
         let p = add_text(&mut ws.arena, prediction, types, opts);
         let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
         let (t_ids, t_sents) = span_ids(&ws.ids, &t);
         let (p_ids, p_sents) = span_ids(&ws.ids, &p);
-        score_dense(
-            t_ids,
-            p_ids,
-            &t_sents,
-            &p_sents,
-            types,
-            vocab,
-            &mut ws.kernels,
-        )
-    })
+        let k = &mut ws.kernels;
+        score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab, k, &mut out);
+    });
+    out
 }
 
 /// `RougeScorer(types, ...).score_multi(targets, prediction)`: for each type, the score of the
@@ -265,12 +267,25 @@ pub fn score_multi<S: AsRef<str>>(
     types: &[RougeType],
     opts: &Options,
 ) -> Result<Vec<Score>> {
+    let mut out = vec![INT_ZERO; types.len()];
+    score_multi_into(targets, prediction, types, opts, &mut out)?;
+    Ok(out)
+}
+
+/// [`score_multi`] into `out` (one score per type).
+fn score_multi_into<S: AsRef<str>>(
+    targets: &[S],
+    prediction: &str,
+    types: &[RougeType],
+    opts: &Options,
+    out: &mut [Score],
+) -> Result<()> {
     if targets.is_empty() {
         return Err(Error::Reference(
             "attempt to get argmax of an empty sequence".to_string(),
         ));
     }
-    Ok(with_workspace(|ws| {
+    with_workspace(|ws| {
         let p = add_text(&mut ws.arena, prediction, types, opts);
         ws.targets.clear();
         for t in targets {
@@ -279,44 +294,47 @@ pub fn score_multi<S: AsRef<str>>(
         }
         let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
         let (p_ids, p_sents) = span_ids(&ws.ids, &p);
-        let mut best: Vec<Score> = Vec::new();
-        for t in &ws.targets {
+        ws.other.clear();
+        ws.other.resize(types.len(), INT_ZERO);
+        for (i, t) in ws.targets.iter().enumerate() {
             let (t_ids, t_sents) = span_ids(&ws.ids, t);
-            let scores = score_dense(
-                t_ids,
-                p_ids,
-                &t_sents,
-                &p_sents,
-                types,
-                vocab,
-                &mut ws.kernels,
-            );
-            if best.is_empty() {
-                best = scores;
-            } else {
-                for (b, s) in best.iter_mut().zip(scores) {
-                    if s.fmeasure > b.fmeasure {
-                        *b = s;
-                    }
+            let k = &mut ws.kernels;
+            if i == 0 {
+                score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab, k, out);
+                continue;
+            }
+            let other = &mut ws.other;
+            score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab, k, other);
+            for (b, s) in out.iter_mut().zip(other.iter()) {
+                if s.fmeasure > b.fmeasure {
+                    *b = *s;
                 }
             }
         }
-        best
-    }))
+    });
+    Ok(())
 }
 
-/// [`score_multi`] for every row (prediction, its targets), in parallel on the current rayon pool.
+/// [`score_multi`] for every row (prediction, its targets), in parallel on the current rayon pool:
+/// the scores row after row, `max(1, types.len())` slots per row (the first `types.len()` used, so
+/// that a row still reports its error without types), and each row's outcome.
 pub fn score_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
     predictions: &[&str],
     targets: &[R],
     types: &[RougeType],
     opts: &Options,
-) -> Vec<Result<Vec<Score>>> {
-    predictions
-        .par_iter()
-        .zip(targets.par_iter())
-        .map(|(p, t)| score_multi(t.as_ref(), p, types, opts))
-        .collect()
+) -> (Vec<Score>, Vec<Result<()>>) {
+    let stride = types.len().max(1);
+    let mut scores = vec![INT_ZERO; predictions.len() * stride];
+    let outcomes = scores
+        .par_chunks_mut(stride)
+        .zip(predictions.par_iter().zip(targets.par_iter()))
+        .map(|(row, (p, t))| {
+            let row = row.get_mut(..types.len()).unwrap_or_default();
+            score_multi_into(t.as_ref(), p, types, opts, row)
+        })
+        .collect();
+    (scores, outcomes)
 }
 
 /// The scores of already tokenized texts (token ids; sentences for ROUGE-Lsum), one per type.
@@ -337,16 +355,12 @@ pub fn score_ids(
     };
     let total: usize = all().map(<[u32]>::len).sum();
     let vocab = all().flatten().map(|&x| x as usize + 1).max().unwrap_or(0);
+    let mut out = vec![INT_ZERO; types.len()];
     if vocab <= total + 1 {
-        return score_dense(
-            target,
-            prediction,
-            target_sentences,
-            prediction_sentences,
-            types,
-            vocab,
-            &mut kernels,
-        );
+        let (t, p) = (target, prediction);
+        let (ts, ps) = (target_sentences, prediction_sentences);
+        score_dense(t, p, ts, ps, types, vocab, &mut kernels, &mut out);
+        return out;
     }
     let mut distinct: Vec<u32> = all().flatten().copied().collect();
     distinct.sort_unstable();
@@ -361,10 +375,21 @@ pub fn score_ids(
     let ps: Vec<Vec<u32>> = prediction_sentences.iter().map(|s| dense(s)).collect();
     let ts: Vec<&[u32]> = ts.iter().map(Vec::as_slice).collect();
     let ps: Vec<&[u32]> = ps.iter().map(Vec::as_slice).collect();
-    score_dense(&t, &p, &ts, &ps, types, distinct.len(), &mut kernels)
+    score_dense(
+        &t,
+        &p,
+        &ts,
+        &ps,
+        types,
+        distinct.len(),
+        &mut kernels,
+        &mut out,
+    );
+    out
 }
 
-/// [`score_ids`] for ids below `vocab`.
+/// [`score_ids`] for ids below `vocab`, into `out` (one score per type).
+#[allow(clippy::too_many_arguments)]
 fn score_dense(
     target: &[u32],
     prediction: &[u32],
@@ -373,40 +398,31 @@ fn score_dense(
     types: &[RougeType],
     vocab: usize,
     k: &mut Kernels,
-) -> Vec<Score> {
-    types
-        .iter()
-        .map(|t| match *t {
+    out: &mut [Score],
+) {
+    for (score, t) in out.iter_mut().zip(types) {
+        *score = match *t {
             RougeType::N(n) => rouge_n(target, prediction, n, vocab, k),
             RougeType::L => rouge_l(target, prediction, vocab, k),
             RougeType::Lsum => rouge_lsum(target_sentences, prediction_sentences, vocab),
-        })
-        .collect()
+        };
+    }
 }
+
+/// Bigram keys `a * vocab + b` are counted in a table when there are at most this many.
+const DENSE_BIGRAMS: usize = 1 << 12;
 
 /// ROUGE-N: the clipped count of common n-grams over the n-gram counts of each side (at least 1).
 fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize, k: &mut Kernels) -> Score {
     let n = n.max(1);
+    let bigram = |w: &[u32]| w[0] as usize * vocab + w[1] as usize;
     let overlap = if n == 1 {
-        // Unigrams: clip with a count per id.
-        let counts = &mut k.counts;
-        counts.clear();
-        counts.resize(vocab, 0);
-        for &x in target {
-            if let Some(c) = counts.get_mut(x as usize) {
-                *c += 1;
-            }
-        }
-        let mut hits = 0;
-        for &x in prediction {
-            if let Some(c) = counts.get_mut(x as usize) {
-                // Branch-free: a hit is as likely as a miss.
-                let hit = u32::from(*c > 0);
-                *c -= hit;
-                hits += hit as usize;
-            }
-        }
-        hits
+        let (t, p) = (target.iter(), prediction.iter());
+        let id = |&x: &u32| x as usize;
+        clipped_overlap(t.map(id), p.map(id), vocab, &mut k.counts)
+    } else if n == 2 && vocab * vocab <= DENSE_BIGRAMS {
+        let (t, p) = (target.windows(2), prediction.windows(2));
+        clipped_overlap(t.map(bigram), p.map(bigram), vocab * vocab, &mut k.counts)
     } else {
         ngram_keys(target, prediction, n, k);
         let (t, p) = &mut k.keys;
@@ -419,6 +435,32 @@ fn rouge_n(target: &[u32], prediction: &[u32], n: usize, vocab: usize, k: &mut K
         overlap as f64 / count(prediction),
         overlap as f64 / count(target),
     )
+}
+
+/// Σ min(count in `t`, count in `p`) over keys below `space`, with a count per key.
+fn clipped_overlap(
+    t: impl Iterator<Item = usize>,
+    p: impl Iterator<Item = usize>,
+    space: usize,
+    counts: &mut Vec<u32>,
+) -> usize {
+    counts.clear();
+    counts.resize(space, 0);
+    for x in t {
+        if let Some(c) = counts.get_mut(x) {
+            *c += 1;
+        }
+    }
+    let mut hits = 0;
+    for x in p {
+        if let Some(c) = counts.get_mut(x) {
+            // Branch-free: a hit is as likely as a miss.
+            let hit = u32::from(*c > 0);
+            *c -= hit;
+            hits += hit as usize;
+        }
+    }
+    hits
 }
 
 /// Σ min(count in `t`, count in `p`) over the values of two sorted lists: a merge that pairs

@@ -49,14 +49,16 @@ fn rouge<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let types = parse_types(&rouge_types)?;
     let opts = options(use_stemmer, split_summaries, tokenizer)?;
-    let rows = TextRows::new(responses, references)?.run(py, |hyps, refs| {
+    let (scores, outcomes) = TextRows::new(responses, references)?.run(py, |hyps, refs| {
         kernel::score_batch(hyps, refs, &types, &opts)
     })?;
-    let rows = first_error(rows)?;
+    first_error(outcomes)?;
+    let stride = rouge_types.len().max(1);
     let out = PyDict::new(py);
     for (k, name) in rouge_types.iter().enumerate() {
         let column = |f: fn(&Score) -> f64| -> Vec<f64> {
-            rows.iter().map(|r| r.get(k).map_or(0.0, f)).collect()
+            let row_k = scores.iter().skip(k).step_by(stride);
+            row_k.map(f).collect()
         };
         let arrays = (
             to_numpy(py, column(|s| s.precision)),

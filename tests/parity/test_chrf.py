@@ -79,6 +79,25 @@ def test_sentence_chrf(seg: tuple[str, list[str]], opts: dict) -> None:
     assert batch.hex() == expected.score.hex()
 
 
+#: Words from a few (n-grams counted in a table) or many (sorted) distinct ones, long words that share
+#: their first bytes, punctuation at either end, and every ASCII whitespace byte Python splits on.
+word_pool = st.sampled_from(
+    ["a", "the", "x.", "(b", "c)", "cat", "internationalization", "internationalizations", "naïve.", "é", ",",
+     "..", "'quoted'", "a\x00b", "over-long-word-that-crosses"]
+)
+many_words = st.lists(st.one_of(word_pool, st.from_regex(r"[a-z]{1,12}[.,!?]?", fullmatch=True)), max_size=120)
+separators = st.sampled_from([" ", " ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", "  "])
+word_line = st.tuples(many_words, st.lists(separators, min_size=121, max_size=121)).map(
+    lambda t: "".join(w + sep for w, sep in zip(t[0], t[1]))
+)
+
+
+@given(word_line, word_line, st.sampled_from([0, 1, 2, 3]), st.booleans())
+def test_chrf_plus_plus_word_vocabularies(hyp: str, ref: str, word_order: int, lowercase: bool) -> None:
+    expected = CHRF(word_order=word_order, lowercase=lowercase).sentence_score(hyp, [ref]).score
+    assert chrf([hyp], [ref], word_order=word_order, lowercase=lowercase)[0].hex() == expected.hex()
+
+
 @given(segment, st.sampled_from([0, 2]))
 def test_sentence_chrf_defaults(seg: tuple[str, list[str]], word_order: int) -> None:
     hyp, refs = seg

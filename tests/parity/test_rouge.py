@@ -79,6 +79,23 @@ def test_score_matches_rouge_score(pair):
     assert _scores(OURS_PLAIN.score(target, prediction)) == _scores(REF_PLAIN.score(target, prediction))
 
 
+#: Texts over few distinct words (bigrams counted in a table) or many (sorted), with long words.
+vocabulary_text = st.lists(
+    st.one_of(st.sampled_from(WORDS[:8] + STEM_WORDS), st.from_regex(r"[A-Za-z0-9]{1,14}", fullmatch=True)),
+    max_size=150,
+).map(" ".join)
+
+
+@given(vocabulary_text, vocabulary_text, st.booleans())
+def test_vocabulary_sizes_match_rouge_score(target, prediction, stem):
+    r, o = (REF_STEM, OURS_STEM) if stem else (REF_PLAIN, OURS_PLAIN)
+    assert _outcome(o.score, target, prediction) == _outcome(r.score, target, prediction)
+    batch = rouge([prediction], [target], ALL_TYPES, stem)
+    want = r.score(target, prediction)
+    for t in ALL_TYPES:
+        assert [float(a[0]).hex() for a in batch[t]] == [float(v).hex() for v in want[t]]
+
+
 @given(rouge_pairs)
 def test_score_with_stemmer_matches_rouge_score(pair):
     target, prediction = pair
