@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::text::unicode::{is_py_space, py_lower, py_split};
+use crate::text::{long_key, short_key};
 
 /// sacrebleu's epsilon for `eps_smoothing`.
 const EPS: f64 = 1e-16;
@@ -467,9 +468,9 @@ pub struct Scratch {
 
 /// Word ids for one segment (equal words, equal ids, from 1): an open-addressing table reused from
 /// segment to segment, whose slots are emptied by moving to a new stamp rather than by rewriting
-/// them. A word of at most 7 bytes is its own key (its bytes and its length in one integer), so it
+/// them. A word of at most 7 bytes is its own key (`short_key`: its bytes and length), so it
 /// is found without comparing bytes and without a branch on whether it is new; a longer word is
-/// keyed by its hash (top bit set) and compared with its bytes, kept in `bytes` at `long[slot.long]`.
+/// keyed by its hash (`long_key`) and compared with its bytes, kept in `bytes` at `long[slot.long]`.
 #[derive(Default)]
 struct Interner {
     hasher: RandomState,
@@ -514,15 +515,9 @@ impl Interner {
 
     fn id(&mut self, word: &str) -> u32 {
         let bytes = word.as_bytes();
-        if bytes.len() > 7 {
+        let Some(key) = short_key(bytes) else {
             return self.long_id(bytes);
-        }
-        let key = bytes
-            .iter()
-            .enumerate()
-            .fold((bytes.len() as u64) << 56, |k, (i, &b)| {
-                k | u64::from(b) << (8 * i)
-            });
+        };
         let m = u128::from(key) * 0x9E37_79B9_7F4A_7C15;
         let mut at = ((m as u64) ^ ((m >> 64) as u64)) as usize & self.mask;
         // Probe to the word's slot or the first empty one.
@@ -548,7 +543,7 @@ impl Interner {
     }
 
     fn long_id(&mut self, bytes: &[u8]) -> u32 {
-        let key = self.hasher.hash_one(bytes) | 1 << 63;
+        let key = long_key(self.hasher.hash_one(bytes));
         let mut at = key as usize & self.mask;
         loop {
             match self.slots.get_mut(at) {
