@@ -18,7 +18,7 @@ use ahash::RandomState;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::text::unicode::{is_py_space, py_lower, py_split};
+use crate::text::unicode::{ascii_non_space_mask, is_py_space, py_lower, py_split, AsciiWords};
 use crate::text::{long_key, short_key};
 
 /// sacrebleu's epsilon for `eps_smoothing`.
@@ -363,23 +363,6 @@ fn renumber_non_ascii(seqs: &mut [Vec<u32>], alphabet: &mut Vec<u32>) -> u32 {
     128 + alphabet.len() as u32
 }
 
-/// Bit k set when byte k of `word` (ASCII, at most 8 bytes) is not whitespace. Python's ASCII
-/// whitespace is 9..=13 and 28..=32; both ranges are tested on the 8 bytes at once (SWAR: range
-/// tests by addition into the high bit of each byte, which no carry crosses below 128).
-fn non_space8(word: &[u8]) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut buf = [0u8; 8];
-    buf.iter_mut().zip(word).for_each(|(b, &w)| *b = w & 0x7f);
-    let x = u64::from_le_bytes(buf);
-    let at_least = |lo: u8| (x + u64::from(0x80 - lo) * ONES) & HIGH;
-    let above = |hi: u8| (x + u64::from(0x7f - hi) * ONES) & HIGH;
-    let space = (at_least(9) & !above(13)) | (at_least(28) & !above(32));
-    // Gather the high bit of byte k into bit k.
-    let kept = (!space & HIGH) >> 7;
-    (kept.wrapping_mul(0x0102_0408_1020_4080) >> 56) & !(u64::MAX << word.len().min(8))
-}
-
 /// An ASCII line, read in blocks of 64 bytes: its character ids (code point + 1, without
 /// whitespace unless `whitespace`) appended to `chars`, and, when `split`, each word of
 /// `str.split()` passed to `word`. A bit mask of the non-space bytes of a block drives both: every
@@ -395,12 +378,10 @@ fn scan_ascii<'a>(
     let bytes = line.as_bytes();
     let first = chars.len();
     chars.resize(first + bytes.len(), 0);
-    let (mut end, mut start, mut in_word) = (first, 0, false);
+    let mut end = first;
+    let mut words = AsciiWords::default();
     for (block, chunk) in bytes.chunks(64).enumerate() {
-        let mask = chunk
-            .chunks(8)
-            .enumerate()
-            .fold(0u64, |m, (k, w)| m | non_space8(w) << (8 * k));
+        let mask = ascii_non_space_mask(chunk);
         let kept = if whitespace { u64::MAX } else { mask };
         for (k, &b) in chunk.iter().enumerate() {
             if let Some(slot) = chars.get_mut(end) {
@@ -408,23 +389,13 @@ fn scan_ascii<'a>(
             }
             end += (kept >> k & 1) as usize;
         }
-        let all = u64::MAX >> (64 - chunk.len());
-        let mut changes =
-            (mask ^ (mask << 1 | u64::from(in_word))) & all & 0u64.wrapping_sub(u64::from(split));
-        while changes != 0 {
-            let at = block * 64 + changes.trailing_zeros() as usize;
-            if mask >> (at % 64) & 1 == 1 {
-                start = at;
-            } else {
-                word(line.get(start..at).unwrap_or(""));
-            }
-            changes &= changes - 1;
+        if split {
+            words.block(line, block, chunk.len(), mask, &mut word);
         }
-        in_word = mask >> (chunk.len() - 1) & 1 == 1;
     }
     chars.truncate(end);
-    if split && in_word {
-        word(line.get(start..).unwrap_or(""));
+    if split {
+        words.finish(line, word);
     }
 }
 
@@ -818,18 +789,6 @@ mod tests {
                 );
                 assert_eq!(out, expected);
             }
-        }
-    }
-
-    #[test]
-    fn ascii_whitespace_mask_equals_the_byte_test() {
-        let bytes: Vec<u8> = (0..128u8).chain(*b"a b\tc\x1c").collect();
-        for word in bytes.windows(8).chain(bytes.chunks(3)) {
-            let want = word
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (k, &b)| m | u64::from(!is_ascii_py_space(b)) << k);
-            assert_eq!(non_space8(word), want, "{word:?}");
         }
     }
 

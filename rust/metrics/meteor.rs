@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::wordnet::{wordnet, WordNet};
 use crate::error::{Error, Result};
-use crate::text::unicode::{py_lower, py_split};
+use crate::text::unicode::{for_each_py_word, py_lower};
 use crate::text::{long_key, porter, short_key, Tokenizer, Tokens};
 
 /// The weights of `single_meteor_score` (nltk and promptflow defaults: 0.9, 3.0, 0.5).
@@ -393,7 +393,9 @@ impl Scorer {
         };
         if tokenizer == Tokenizer::Whitespace {
             // The words are slices of the text: nothing to copy.
-            self.vocab.number_words(py_split(text), lowercase, ids);
+            ids.clear();
+            let vocab = &mut self.vocab;
+            for_each_py_word(text, |word| ids.push(vocab.number_word(word, lowercase)));
         } else {
             self.tokens.clear();
             tokenizer.tokenize_into(text, &mut self.tokens);
@@ -504,7 +506,7 @@ impl Scorer {
 }
 
 impl Vocabulary {
-    /// The word id of every token (after `str.lower` if `lowercase`).
+    /// The word id of every token (after `str.lower` if `lowercase`), into `ids`.
     fn number_words<'t>(
         &mut self,
         tokens: impl Iterator<Item = &'t str>,
@@ -512,20 +514,21 @@ impl Vocabulary {
         ids: &mut Vec<u32>,
     ) {
         ids.clear();
-        for token in tokens {
-            let id = if lowercase {
-                match self.tokens.id(token) {
-                    (t, false) => self.token_words.get(t as usize).copied().unwrap_or(NONE),
-                    (_, true) => {
-                        let word = self.word_id(&lower(token));
-                        self.token_words.push(word);
-                        word
-                    }
-                }
-            } else {
-                self.word_id(token)
-            };
-            ids.push(id);
+        tokens.for_each(|token| ids.push(self.number_word(token, lowercase)));
+    }
+
+    /// The word id of a token (after `str.lower` if `lowercase`).
+    fn number_word(&mut self, token: &str, lowercase: bool) -> u32 {
+        if !lowercase {
+            return self.word_id(token);
+        }
+        match self.tokens.id(token) {
+            (t, false) => self.token_words.get(t as usize).copied().unwrap_or(NONE),
+            (_, true) => {
+                let word = self.word_id(&lower(token));
+                self.token_words.push(word);
+                word
+            }
         }
     }
 

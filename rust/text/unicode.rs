@@ -268,6 +268,85 @@ impl<'a> Iterator for PySplit<'a> {
     }
 }
 
+/// Bit k set when byte k of `word` (ASCII, at most 8 bytes) is not whitespace. Python's ASCII
+/// whitespace is 9..=13 and 28..=32; both ranges are tested on the 8 bytes at once (SWAR: range
+/// tests by addition into the high bit of each byte, which no carry crosses below 128).
+fn non_space8(word: &[u8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut buf = [0u8; 8];
+    buf.iter_mut().zip(word).for_each(|(b, &w)| *b = w & 0x7f);
+    let x = u64::from_le_bytes(buf);
+    let at_least = |lo: u8| (x + u64::from(0x80 - lo) * ONES) & HIGH;
+    let above = |hi: u8| (x + u64::from(0x7f - hi) * ONES) & HIGH;
+    let space = (at_least(9) & !above(13)) | (at_least(28) & !above(32));
+    // Gather the high bit of byte k into bit k.
+    let kept = (!space & HIGH) >> 7;
+    (kept.wrapping_mul(0x0102_0408_1020_4080) >> 56) & !(u64::MAX << word.len().min(8))
+}
+
+/// Bit k set when byte k of `block` (ASCII, at most 64 bytes) is not whitespace.
+pub fn ascii_non_space_mask(block: &[u8]) -> u64 {
+    block
+        .chunks(8)
+        .enumerate()
+        .fold(0u64, |m, (k, w)| m | non_space8(w) << (8 * k))
+}
+
+/// Calls `f` with each word of `s.split()`, in order. ASCII text is read in blocks of 64 bytes
+/// (see [`AsciiWords`]); other text through [`py_split`].
+pub fn for_each_py_word<'a>(s: &'a str, mut f: impl FnMut(&'a str)) {
+    if !s.is_ascii() {
+        return py_split(s).for_each(f);
+    }
+    let mut words = AsciiWords::default();
+    for (block, chunk) in s.as_bytes().chunks(64).enumerate() {
+        words.block(s, block, chunk.len(), ascii_non_space_mask(chunk), &mut f);
+    }
+    words.finish(s, f);
+}
+
+/// The words of `str.split()` of an ASCII line, from the non-space masks of its 64-byte blocks
+/// taken in order: the changes of a mask are the word boundaries, so that no branch depends on a
+/// byte (a byte loop would mispredict its exit at the end of almost every word).
+#[derive(Default)]
+pub struct AsciiWords {
+    start: usize,
+    in_word: bool,
+}
+
+impl AsciiWords {
+    /// Block `block` (`len` bytes, non-space `mask`) of `line`: calls `f` with each word it ends.
+    pub fn block<'a>(
+        &mut self,
+        line: &'a str,
+        block: usize,
+        len: usize,
+        mask: u64,
+        mut f: impl FnMut(&'a str),
+    ) {
+        let all = u64::MAX >> (64 - len.clamp(1, 64));
+        let mut changes = (mask ^ (mask << 1 | u64::from(self.in_word))) & all;
+        while changes != 0 {
+            let at = block * 64 + changes.trailing_zeros() as usize;
+            if mask >> (at % 64) & 1 == 1 {
+                self.start = at;
+            } else {
+                f(line.get(self.start..at).unwrap_or(""));
+            }
+            changes &= changes - 1;
+        }
+        self.in_word = mask >> (len.clamp(1, 64) - 1) & 1 == 1;
+    }
+
+    /// The line's last word, if the line ends inside one.
+    pub fn finish<'a>(self, line: &'a str, f: impl FnOnce(&'a str)) {
+        if self.in_word {
+            f(line.get(self.start..).unwrap_or(""));
+        }
+    }
+}
+
 /// `str.strip()` with no argument.
 pub fn py_strip(s: &str) -> &str {
     s.trim_matches(is_py_space)
@@ -304,6 +383,18 @@ mod tests {
     }
 
     #[test]
+    fn ascii_whitespace_mask_equals_the_byte_test() {
+        let bytes: Vec<u8> = (0..128u8).chain(*b"a b\tc\x1c").collect();
+        for word in bytes.windows(8).chain(bytes.chunks(3)) {
+            let want = word
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (k, &b)| m | u64::from(!is_ascii_py_space(b)) << k);
+            assert_eq!(non_space8(word), want, "{word:?}");
+        }
+    }
+
+    #[test]
     fn split_agrees_with_a_char_by_char_split() {
         let reference = |s: &str| -> Vec<String> {
             s.split(is_py_space)
@@ -332,6 +423,9 @@ mod tests {
             }
             let ours: Vec<&str> = py_split(&text).collect();
             assert_eq!(ours, reference(&text), "{text:?}");
+            let mut each = Vec::new();
+            for_each_py_word(&text, |w| each.push(w));
+            assert_eq!(each, ours, "{text:?}");
         }
     }
 
