@@ -11,6 +11,8 @@
 //! functions of the word, so remembering them across rows saves the work without changing a score.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -113,13 +115,43 @@ pub fn meteor_batch(
     tokenizer: Tokenizer,
 ) -> Vec<Result<f64>> {
     let options = Options::nltk(params);
+    let call = next_call();
     responses
         .par_iter()
         .zip(references.par_iter())
-        .map_init(Scorer::default, |scorer, (response, refs)| {
-            scorer.texts(response, refs, tokenizer, &options)
+        .map(|(response, refs)| {
+            with_scorer(call, |scorer| {
+                scorer.texts(response, refs, tokenizer, &options)
+            })
         })
         .collect()
+}
+
+static CALLS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's scorer and the call it learnt its words in.
+    static SCORER: RefCell<(u64, Scorer)> = RefCell::new((u64::MAX, Scorer::default()));
+}
+
+/// A number for a new call (a batch, or one scoring of token lists).
+pub fn next_call() -> u64 {
+    CALLS.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Runs `f` with this thread's scorer, which remembers words within `call` only: one memo per
+/// thread and call, whatever the split of the rows, and buffers kept from call to call.
+pub fn with_scorer<T>(call: u64, f: impl FnOnce(&mut Scorer) -> T) -> T {
+    SCORER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => {
+            if slot.0 != call {
+                slot.1.vocab.clear();
+                slot.0 = call;
+            }
+            f(&mut slot.1)
+        }
+        Err(_) => f(&mut Scorer::default()),
+    })
 }
 
 /// How one hypothesis is compared with one reference.
@@ -325,6 +357,15 @@ impl Numbering {
         }
     }
 
+    fn clear(&mut self) {
+        if self.slots.len() > 1 << 16 {
+            self.slots = Vec::new();
+        } else {
+            self.slots.fill(Slot { key: 0, id: NONE });
+        }
+        self.texts.clear();
+    }
+
     fn grow(&mut self) {
         let size = (2 * self.slots.len()).max(1024);
         let old = std::mem::replace(&mut self.slots, vec![Slot { key: 0, id: NONE }; size]);
@@ -405,7 +446,7 @@ impl Scorer {
 
     fn forget_if_large(&mut self) {
         if self.vocab.tokens.len().max(self.vocab.words.len()) > Self::MAX_WORDS {
-            self.vocab = Vocabulary::default();
+            self.vocab.clear();
         }
     }
 
@@ -506,6 +547,18 @@ impl Scorer {
 }
 
 impl Vocabulary {
+    /// Forgets every word; keeps the buffers (but not large tables).
+    fn clear(&mut self) {
+        self.tokens.clear();
+        self.token_words.clear();
+        self.words.clear();
+        self.word_stems.clear();
+        self.stems.clear();
+        self.stem_names.clear();
+        self.stem_synonyms.clear();
+        self.synonym_ids.clear();
+    }
+
     /// The word id of every token (after `str.lower` if `lowercase`), into `ids`.
     fn number_words<'t>(
         &mut self,

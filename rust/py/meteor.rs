@@ -6,7 +6,7 @@ use pyo3::types::PyList;
 use rayon::prelude::*;
 
 use super::{run_detached, References, TextRows, Texts};
-use crate::metrics::meteor::{self as kernel, Options, Params, Scorer, Stems, Synonyms};
+use crate::metrics::meteor::{self as kernel, Options, Params, Stems, Synonyms};
 use crate::metrics::wordnet;
 use crate::text::Tokenizer;
 
@@ -58,28 +58,30 @@ fn meteor_tokens<'py>(
         .as_deref()
         .map_or(Synonyms::WordNet, Synonyms::Given);
     let score = py.detach(|| -> crate::error::Result<f64> {
-        let mut scorer = Scorer::default();
-        kernel::best(refs.iter().enumerate().map(|(k, reference)| {
-            let stems = match (&hypothesis_stems, &reference_stems) {
-                (Some(h), Some(r)) => Stems::Given {
-                    hypothesis: h,
-                    reference: r.get(k).map_or(&[][..], Vec::as_slice),
-                },
-                (None, None) => Stems::Porter,
-                _ => {
-                    return Err(crate::error::Error::InvalidValue(
-                        "give both hypothesis_stems and reference_stems, or neither".to_string(),
-                    ))
-                }
-            };
-            let options = Options {
-                params,
-                lowercase,
-                stems,
-                synonyms,
-            };
-            scorer.single(reference, &hyp, &options)
-        }))
+        kernel::with_scorer(kernel::next_call(), |scorer| {
+            kernel::best(refs.iter().enumerate().map(|(k, reference)| {
+                let stems = match (&hypothesis_stems, &reference_stems) {
+                    (Some(h), Some(r)) => Stems::Given {
+                        hypothesis: h,
+                        reference: r.get(k).map_or(&[][..], Vec::as_slice),
+                    },
+                    (None, None) => Stems::Porter,
+                    _ => {
+                        return Err(crate::error::Error::InvalidValue(
+                            "give both hypothesis_stems and reference_stems, or neither"
+                                .to_string(),
+                        ))
+                    }
+                };
+                let options = Options {
+                    params,
+                    lowercase,
+                    stems,
+                    synonyms,
+                };
+                scorer.single(reference, &hyp, &options)
+            }))
+        })
     })?;
     Ok(score)
 }
