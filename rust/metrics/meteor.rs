@@ -220,7 +220,8 @@ fn chunks(matches: &[(usize, usize)]) -> usize {
 const NONE: u32 = u32::MAX;
 
 /// Scores hypotheses against references, remembering what it learns about words. One per worker
-/// thread; it forgets everything past [`Scorer::MAX_WORDS`] words, so memory stays bounded.
+/// thread and call ([`with_scorer`]); it forgets everything past [`Scorer::MAX_WORDS`] words, so
+/// memory stays bounded.
 #[derive(Default)]
 pub struct Scorer {
     vocab: Vocabulary,

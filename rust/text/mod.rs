@@ -148,9 +148,7 @@ impl Tokens {
 
     /// Appends the words of `s` (`s.split()`).
     pub fn extend_split(&mut self, s: &str) {
-        for word in unicode::py_split(s) {
-            self.push(word);
-        }
+        unicode::for_each_py_word(s, |word| self.push(word));
     }
 
     pub fn len(&self) -> usize {
