@@ -288,19 +288,21 @@ struct Vocabulary {
 ///
 /// An open-addressing table of `u64` keys: a string of at most 7 bytes is its own key
 /// ([`short_key`]), so most words are found without hashing or comparing a string; a longer one is
-/// keyed by its hash ([`long_key`]) and checked against its text.
+/// keyed by its hash ([`long_key`]) and checked against its text. A slot is in use when it carries
+/// the table's current stamp, so emptying the table is a new stamp, not a rewrite.
 #[derive(Default)]
 struct Numbering {
     slots: Vec<Slot>,
+    stamp: u32,
     texts: Tokens,
     hasher: ahash::RandomState,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Slot {
     key: u64,
-    /// `NONE`: a free slot.
     id: u32,
+    stamp: u32,
 }
 
 impl Numbering {
@@ -316,12 +318,17 @@ impl Numbering {
         self.texts.get(id as usize)
     }
 
+    fn home(key: u64, mask: usize) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
+    }
+
     /// The slot holding `s`, or the free slot where it belongs.
     fn slot(&self, s: &str, key: u64) -> usize {
         let mask = self.slots.len().wrapping_sub(1);
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        let mut i = Self::home(key, mask);
         while let Some(slot) = self.slots.get(i) {
-            if slot.id == NONE || (slot.key == key && (s.len() < 8 || self.text(slot.id) == s)) {
+            let free = slot.stamp != self.stamp;
+            if free || (slot.key == key && (s.len() < 8 || self.text(slot.id) == s)) {
                 break;
             }
             i = (i + 1) & mask;
@@ -330,15 +337,10 @@ impl Numbering {
     }
 
     fn get(&self, s: &str) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let key = self.key(s);
-        let id = self.slots.get(self.slot(s, key))?.id;
-        (id != NONE).then_some(id)
+        let slot = self.slots.get(self.slot(s, self.key(s)))?;
+        (slot.stamp == self.stamp).then_some(slot.id)
     }
 
-    /// The id of `s`, and whether it is new.
     /// The id of `s`, and whether it is new.
     fn id(&mut self, s: &str) -> (u32, bool) {
         if 2 * (self.texts.len() + 1) > self.slots.len() {
@@ -346,10 +348,11 @@ impl Numbering {
         }
         let key = self.key(s);
         let i = self.slot(s, key);
+        let stamp = self.stamp;
         match self.slots.get_mut(i) {
-            Some(slot) if slot.id == NONE => {
+            Some(slot) if slot.stamp != stamp => {
                 let id = self.texts.len() as u32;
-                *slot = Slot { key, id };
+                *slot = Slot { key, id, stamp };
                 self.texts.push(s);
                 (id, true)
             }
@@ -361,19 +364,26 @@ impl Numbering {
     fn clear(&mut self) {
         if self.slots.len() > 1 << 16 {
             self.slots = Vec::new();
-        } else {
-            self.slots.fill(Slot { key: 0, id: NONE });
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Stamp 0 marks never-used slots: after a wrap every slot is emptied for real.
+            self.slots.fill(Slot::default());
+            self.stamp = 1;
         }
         self.texts.clear();
     }
 
     fn grow(&mut self) {
+        if self.stamp == 0 {
+            self.stamp = 1;
+        }
         let size = (2 * self.slots.len()).max(1024);
-        let old = std::mem::replace(&mut self.slots, vec![Slot { key: 0, id: NONE }; size]);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let mask = size - 1;
-        for slot in old.into_iter().filter(|s| s.id != NONE) {
-            let mut i = (slot.key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
-            while self.slots.get(i).is_some_and(|s| s.id != NONE) {
+        for slot in old.into_iter().filter(|s| s.stamp == self.stamp) {
+            let mut i = Self::home(slot.key, mask);
+            while self.slots.get(i).is_some_and(|s| s.stamp == self.stamp) {
                 i = (i + 1) & mask;
             }
             if let Some(free) = self.slots.get_mut(i) {
