@@ -7,6 +7,7 @@
 use num_bigint::BigInt;
 use rayon::prelude::*;
 
+#[cfg(feature = "python")]
 pub(crate) use super::ngrams::number_segment;
 use super::ngrams::{with_ngrams, Ngrams};
 pub use super::ngrams::{HashToken, Id, Token};

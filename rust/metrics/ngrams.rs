@@ -136,6 +136,8 @@ impl<T: HashToken> Token for T {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Id(u32);
 
+/// Used by the bindings, which number token lists read from Python objects.
+#[cfg(feature = "python")]
 impl Id {
     pub(crate) const ZERO: Id = Id(0);
 }
@@ -171,6 +173,7 @@ impl Token for Id {
 
 /// Numbers a segment's tokens for `Id` (the hypothesis, then each reference, into `out`, which
 /// has room for them all).
+#[cfg(feature = "python")]
 pub(crate) fn number_segment<'a, T: HashToken + 'a>(
     references: impl Iterator<Item = &'a [T]>,
     hypothesis: &[T],
