@@ -232,9 +232,11 @@ pub struct Scorer {
     scratch: Scratch,
 }
 
-/// Id sets of the synonym stage.
+/// Keys and id sets of the synonym stage.
 #[derive(Default)]
 struct Scratch {
+    /// The synonym key of each reference stem.
+    synonym_keys: Vec<u32>,
     wanted: Vec<u32>,
     hits: Vec<u32>,
     given_set: Vec<u32>,
@@ -398,7 +400,6 @@ impl Numbering {
 struct TokenKeys {
     words: Vec<u32>,
     stems: Vec<u32>,
-    synonym_keys: Vec<u32>,
 }
 
 impl Scorer {
@@ -470,6 +471,7 @@ impl Scorer {
             alignment: used,
             scratch:
                 Scratch {
+                    synonym_keys,
                     wanted,
                     hits,
                     given_set,
@@ -508,9 +510,9 @@ impl Scorer {
             }
             Synonyms::Given(per_token) => SynonymSource::Given(per_token),
         };
-        refs.synonym_keys.clear();
+        synonym_keys.clear();
         for (&stem, &u) in refs.stems.iter().zip(&used.refs) {
-            refs.synonym_keys.push(match source {
+            synonym_keys.push(match source {
                 _ if u => NONE,
                 SynonymSource::WordNet(wn) => vocab.name_id(wn, stem),
                 SynonymSource::Given(_) => stem,
@@ -518,7 +520,7 @@ impl Scorer {
         }
         // Only the synonyms that are keys of unmatched references matter: usually none.
         wanted.clear();
-        wanted.extend(refs.synonym_keys.iter().filter(|&&k| k != NONE));
+        wanted.extend(synonym_keys.iter().filter(|&&k| k != NONE));
         wanted.sort_unstable();
         wanted.dedup();
         for i in (0..hyp.stems.len()).rev() {
@@ -542,7 +544,7 @@ impl Scorer {
             }
             let found = (0..refs.stems.len())
                 .rev()
-                .find(|&j| !used.refs[j] && hits.contains(&refs.synonym_keys[j]));
+                .find(|&j| !used.refs[j] && hits.contains(&synonym_keys[j]));
             if let Some(j) = found {
                 used.mark(i, j);
             }
