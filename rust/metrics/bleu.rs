@@ -6,6 +6,7 @@
 
 use num_bigint::BigInt;
 use rayon::prelude::*;
+use smallvec::{smallvec, SmallVec};
 
 #[cfg(feature = "python")]
 pub(crate) use super::ngrams::number_segment;
@@ -15,6 +16,9 @@ use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
 use crate::text::Tokenizer;
+
+/// One value per n-gram order (or per weight vector), inline up to the usual 4.
+pub type Orders<T> = SmallVec<[T; 4]>;
 
 /// Corpora with at least this many segments count their n-grams in parallel.
 const PARALLEL_SEGMENTS: usize = 64;
@@ -98,7 +102,7 @@ impl Smoothing {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Bleu {
     Zero,
-    Scores(Vec<f64>),
+    Scores(Orders<f64>),
 }
 
 impl Bleu {
@@ -126,31 +130,6 @@ impl<T, R> Clone for Segment<'_, T, R> {
 
 impl<T, R> Copy for Segment<'_, T, R> {}
 
-/// nltk `modified_precision(references, hypothesis, n)` for n = 1..=max_order, each as its raw
-/// (numerator, denominator) passed to `each(n, numerator, denominator)`: hypothesis n-gram counts
-/// clipped by their maximum count in any one reference.
-fn modified_precisions<T: Token, R: AsRef<[T]>>(
-    ngrams: &mut Ngrams,
-    references: &[R],
-    hypothesis: &[T],
-    max_order: usize,
-    mut each: impl FnMut(usize, u64, u64),
-) {
-    let expected = hypothesis.len() * max_order.saturating_sub(1);
-    ngrams.start(references, hypothesis, expected);
-    for n in 1..=max_order {
-        if n > 1 {
-            ngrams.advance();
-        }
-        if ngrams.hyp_len() == 0 {
-            // No n-grams of this order or any longer one: nltk's max(1, 0) denominators.
-            (n..=max_order).for_each(|m| each(m, 0, 1));
-            return;
-        }
-        each(n, ngrams.clipped_matches(), ngrams.hyp_len() as u64);
-    }
-}
-
 /// The reference length closest to the hypothesis length, the shorter one on ties.
 fn closest_ref_length<T, R: AsRef<[T]>>(references: &[R], hyp_len: usize) -> usize {
     references
@@ -162,8 +141,8 @@ fn closest_ref_length<T, R: AsRef<[T]>>(references: &[R], hyp_len: usize) -> usi
 
 /// Summed counts of segments.
 struct Totals {
-    numerators: Vec<u64>,
-    denominators: Vec<u64>,
+    numerators: Orders<u64>,
+    denominators: Orders<u64>,
     hyp_len: u64,
     ref_len: u64,
 }
@@ -171,8 +150,8 @@ struct Totals {
 impl Totals {
     fn new(max_order: usize) -> Totals {
         Totals {
-            numerators: vec![0; max_order],
-            denominators: vec![0; max_order],
+            numerators: smallvec![0; max_order],
+            denominators: smallvec![0; max_order],
             hyp_len: 0,
             ref_len: 0,
         }
@@ -180,7 +159,7 @@ impl Totals {
 
     fn add<T: Token, R: AsRef<[T]>>(&mut self, ngrams: &mut Ngrams, s: &Segment<'_, T, R>) {
         let max_order = self.numerators.len();
-        modified_precisions(ngrams, s.references, s.hypothesis, max_order, |n, a, b| {
+        ngrams.clipped_counts(s.references, s.hypothesis, max_order, |n, a, b| {
             if let (Some(num), Some(den)) = (
                 self.numerators.get_mut(n - 1),
                 self.denominators.get_mut(n - 1),
@@ -210,8 +189,8 @@ impl Totals {
 /// The corpus totals `corpus_bleu` computes before smoothing, and what nltk's smoothing functions
 /// see of the last segment (they read the last loop values of `references` and `hypothesis`).
 pub struct CorpusStats {
-    numerators: Vec<u64>,
-    denominators: Vec<u64>,
+    numerators: Orders<u64>,
+    denominators: Orders<u64>,
     hyp_len: u64,
     ref_len: u64,
     last_hyp_len: usize,
@@ -220,7 +199,7 @@ pub struct CorpusStats {
 }
 
 /// The precisions after smoothing (ints, Fractions or floats, as in nltk).
-pub struct Precisions(Vec<Num>);
+pub struct Precisions(Orders<Num>);
 
 /// Sum the n-gram statistics of a corpus for orders `1..=max_order` (plus what `smoothing` needs
 /// of the last segment), raising what nltk raises before smoothing.
@@ -270,7 +249,7 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
     let mut last_fivegram = (0, 1);
     if let (Some(s), Method::Method5 | Method::Method7) = (last, smoothing.method) {
         with_ngrams(|ngrams| {
-            modified_precisions(ngrams, s.references, s.hypothesis, 5, |n, a, b| {
+            ngrams.clipped_counts(s.references, s.hypothesis, 5, |n, a, b| {
                 if n == 5 {
                     last_fivegram = (a, b);
                 }
@@ -329,7 +308,7 @@ impl CorpusStats {
 
     /// Apply the smoothing function to the corpus precisions.
     pub fn smooth(&self, smoothing: &Smoothing) -> std::result::Result<Precisions, Raised> {
-        let mut p: Vec<Num> = self
+        let mut p: Orders<Num> = self
             .numerators
             .iter()
             .zip(&self.denominators)
@@ -505,7 +484,7 @@ fn bleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync, W: AsRef<[f64]>>(
                 stats.score(&precisions, w.as_ref())
             }
         })
-        .collect::<std::result::Result<Vec<f64>, Raised>>()
+        .collect::<std::result::Result<Orders<f64>, Raised>>()
         .map(Bleu::Scores)
 }
 
@@ -662,7 +641,7 @@ mod tests {
         for (method, value) in want {
             assert_eq!(
                 sentence(&[REF1], HYP1, method),
-                Ok(Bleu::Scores(vec![value])),
+                Ok(Bleu::Scores(smallvec![value])),
                 "{method:?}"
             );
         }
@@ -678,11 +657,11 @@ mod tests {
     fn method4_one_token() {
         assert_eq!(
             sentence(&["a"], "a", Method::Method4),
-            Ok(Bleu::Scores(vec![1.0]))
+            Ok(Bleu::Scores(smallvec![1.0]))
         );
         assert_eq!(
             sentence(&["a b c d e"], "a", Method::Method4),
-            Ok(Bleu::Scores(vec![0.01831563888873418]))
+            Ok(Bleu::Scores(smallvec![0.01831563888873418]))
         );
     }
 

@@ -23,6 +23,10 @@ const KEEP: usize = 1 << 16;
 /// The largest dense (prefix, token) table: clearing it must stay cheaper than hashing.
 const DENSE_CELLS: usize = 4096;
 
+/// Segments whose hypothesis and references each fit in this many 64-bit words of positions are
+/// matched with position bitmasks (see `Ngrams::clipped_by_masks`).
+const MASK_WORDS: usize = 4;
+
 /// log2 of a table size (a power of two) with room for `n` entries at load factor 1/2 or below.
 fn table_bits(n: usize) -> u32 {
     (2 * n).max(8).next_power_of_two().trailing_zeros()
@@ -136,12 +140,6 @@ impl<T: HashToken> Token for T {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Id(u32);
 
-/// Used by the bindings, which number token lists read from Python objects.
-#[cfg(feature = "python")]
-impl Id {
-    pub(crate) const ZERO: Id = Id(0);
-}
-
 impl Token for Id {
     fn number<'a>(
         references: impl Iterator<Item = &'a [Id]>,
@@ -171,23 +169,23 @@ impl Token for Id {
     }
 }
 
-/// Numbers a segment's tokens for `Id` (the hypothesis, then each reference, into `out`, which
-/// has room for them all).
+/// Numbers a segment's tokens for `Id` (the hypothesis', then each reference's, appended to `out`).
 #[cfg(feature = "python")]
 pub(crate) fn number_segment<'a, T: HashToken + 'a>(
     references: impl Iterator<Item = &'a [T]>,
     hypothesis: &[T],
-    out: &mut [Id],
+    out: &mut Vec<Id>,
 ) {
     with_ngrams(|ngrams| {
         let numbering = &mut ngrams.numbering;
         numbering.hash(references, hypothesis);
-        for (o, &id) in out
-            .iter_mut()
-            .zip(numbering.hyp.iter().chain(&numbering.refs))
-        {
-            *o = Id(id);
-        }
+        out.extend(
+            numbering
+                .hyp
+                .iter()
+                .chain(&numbering.refs)
+                .map(|&id| Id(id)),
+        );
     });
 }
 
@@ -213,7 +211,8 @@ impl Numbering {
         references: impl Iterator<Item = &'a [T]>,
         hypothesis: &[T],
     ) {
-        let bits = table_bits(hypothesis.len());
+        // Load 1/4 or below: a probe rarely continues, so its loop exit is predictable.
+        let bits = table_bits(2 * hypothesis.len());
         self.token_slots.clear();
         self.token_slots.resize(1 << bits, (0, FREE));
         let mask = (1usize << bits) - 1;
@@ -235,7 +234,9 @@ impl Numbering {
                     break ABSENT;
                 };
                 let free = entry.1 == FREE;
-                if free || (entry.0 == key && (exact || same(entry.1, token))) {
+                let equal = entry.0 == key;
+                // `|` and `&`: no branch on whether the token is new.
+                if free | (equal & exact) || (equal && same(entry.1, token)) {
                     let first = if free { i as u32 } else { entry.1 };
                     *entry = (key, first);
                     let seen = self.hyp.get(first as usize).copied().unwrap_or(ABSENT);
@@ -259,7 +260,8 @@ impl Numbering {
                     let Some(&(k, p)) = self.token_slots.get(slot) else {
                         break ABSENT;
                     };
-                    if p == FREE || (k == key && (exact || same(p, token))) {
+                    let equal = k == key;
+                    if (p == FREE) | (equal & exact) || (equal && same(p, token)) {
                         // `hyp.get(FREE)` is `None`: ABSENT for a token the hypothesis lacks.
                         break self.hyp.get(p as usize).copied().unwrap_or(ABSENT);
                     }
@@ -281,7 +283,13 @@ pub(crate) fn with_ngrams<O>(f: impl FnOnce(&mut Ngrams) -> O) -> O {
     NGRAMS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut ngrams) => {
             let out = f(&mut ngrams);
-            if ngrams.slots.len().max(ngrams.numbering.refs.capacity()) > KEEP {
+            let largest = [
+                ngrams.slots.len(),
+                ngrams.numbering.refs.capacity(),
+                ngrams.token_masks.capacity(),
+                ngrams.gram_masks.capacity(),
+            ];
+            if largest.into_iter().max().unwrap_or(0) > KEEP {
                 *ngrams = Ngrams::default();
             }
             out
@@ -323,6 +331,11 @@ pub(crate) struct Ngrams {
     used: Vec<u32>,
     /// This order's matches with each reference.
     matches: Vec<u64>,
+    /// Bitmask kernel: by list (the hypothesis, then each reference) and token id, the positions
+    /// of the token in the list; by list and hypothesis position, where the current order's
+    /// n-gram starting there occurs in the list.
+    token_masks: Vec<u64>,
+    gram_masks: Vec<u64>,
 }
 
 impl Default for Ngrams {
@@ -345,6 +358,8 @@ impl Default for Ngrams {
             best: Vec::new(),
             used: Vec::new(),
             matches: Vec::new(),
+            token_masks: Vec::new(),
+            gram_masks: Vec::new(),
         }
     }
 }
@@ -358,11 +373,20 @@ impl Ngrams {
         hypothesis: &[T],
         expected_grams: usize,
     ) {
+        self.number(references, hypothesis);
+        self.start_numbered(expected_grams);
+    }
+
+    fn number<T: Token, R: AsRef<[T]>>(&mut self, references: &[R], hypothesis: &[T]) {
         T::number(
             references.iter().map(AsRef::as_ref),
             hypothesis,
             &mut self.numbering,
         );
+    }
+
+    /// `start` once the segment is numbered.
+    fn start_numbered(&mut self, expected_grams: usize) {
         let numbering = &self.numbering;
         self.hyp_counts.clear();
         self.hyp_counts.resize(numbering.vocabulary as usize, 0);
@@ -381,6 +405,157 @@ impl Ngrams {
         self.hyp.clone_from(&numbering.hyp);
         self.refs.clone_from(&numbering.refs);
         self.match_references();
+    }
+
+    /// nltk `modified_precision(references, hypothesis, n)` for n = 1..=max_order, each as its raw
+    /// (numerator, denominator) passed to `each(n, numerator, denominator)`: hypothesis n-gram
+    /// counts clipped by their maximum count in any one reference.
+    pub(crate) fn clipped_counts<T: Token, R: AsRef<[T]>>(
+        &mut self,
+        references: &[R],
+        hypothesis: &[T],
+        max_order: usize,
+        mut each: impl FnMut(usize, u64, u64),
+    ) {
+        self.number(references, hypothesis);
+        let longest = references
+            .iter()
+            .map(|r| r.as_ref().len())
+            .fold(hypothesis.len(), usize::max);
+        let words = longest.div_ceil(64);
+        // Masks take (1 + references) * hypothesis length * words: many long references hash.
+        let masks = (1 + references.len()) * hypothesis.len() * words;
+        match words {
+            _ if 2 * masks > KEEP => {}
+            0 | 1 => return self.clipped_by_masks::<1>(max_order, each),
+            2 => return self.clipped_by_masks::<2>(max_order, each),
+            words if words <= MASK_WORDS => {
+                return self.clipped_by_masks::<MASK_WORDS>(max_order, each)
+            }
+            _ => {}
+        }
+        self.start_numbered(hypothesis.len() * max_order.saturating_sub(1));
+        for n in 1..=max_order {
+            if n > 1 {
+                self.advance();
+            }
+            if self.hyp.is_empty() {
+                // No n-grams of this order or any longer one: nltk's max(1, 0) denominators.
+                (n..=max_order).for_each(|m| each(m, 0, 1));
+                return;
+            }
+            each(n, self.clipped_matches(), self.hyp.len() as u64);
+        }
+    }
+
+    /// `clipped_counts` for a numbered segment whose lists have at most `64 * W` tokens, by
+    /// position bitmasks: the n-gram starting at hypothesis position i occurs at position j of a
+    /// list when its first token does and the (n-1)-gram starting at i + 1 occurs at j + 1. Its
+    /// count in a list is then a popcount, and it is counted once, at its first occurrence.
+    fn clipped_by_masks<const W: usize>(
+        &mut self,
+        max_order: usize,
+        mut each: impl FnMut(usize, u64, u64),
+    ) {
+        let numbering = &self.numbering;
+        let hyp = numbering.hyp.as_slice();
+        let vocabulary = numbering.vocabulary as usize;
+        let lists = 1 + self.references();
+        self.token_masks.clear();
+        self.token_masks.resize(lists * vocabulary * W, 0);
+        let (token_masks, _) = self.token_masks.as_chunks_mut::<W>();
+        let list_tokens = std::iter::once(hyp).chain(
+            numbering
+                .ref_starts
+                .windows(2)
+                .map(|w| numbering.refs.get(w[0]..w[1]).unwrap_or(&[])),
+        );
+        for (positions, tokens) in token_masks
+            .chunks_exact_mut(vocabulary.max(1))
+            .zip(list_tokens)
+        {
+            for (p, &token) in tokens.iter().enumerate() {
+                // Reference tokens the hypothesis lacks are ABSENT: no mask.
+                if let Some(word) = positions
+                    .get_mut(token as usize)
+                    .and_then(|m| m.get_mut(p / 64))
+                {
+                    *word |= 1 << (p % 64);
+                }
+            }
+        }
+        let len = hyp.len();
+        // By list: where the token at each hypothesis position occurs (`first`), and where the
+        // current order's n-gram starting there occurs (`grams`).
+        self.gram_masks.clear();
+        self.gram_masks.resize(2 * lists * len * W, 0);
+        let (gram_masks, _) = self.gram_masks.as_chunks_mut::<W>();
+        let (first, grams) = gram_masks.split_at_mut(lists * len);
+        let step = len.max(1);
+        for (at, positions) in first
+            .chunks_exact_mut(step)
+            .zip(token_masks.chunks_exact(vocabulary.max(1)))
+        {
+            for (f, &token) in at.iter_mut().zip(hyp) {
+                *f = positions.get(token as usize).copied().unwrap_or([0; W]);
+            }
+        }
+        grams.copy_from_slice(first);
+        let single = lists == 2;
+        for n in 1..=max_order {
+            let count = len.saturating_sub(n - 1);
+            if count == 0 {
+                (n..=max_order).for_each(|m| each(m, 0, 1));
+                return;
+            }
+            if n > 1 {
+                for (at, grams) in first.chunks_exact(step).zip(grams.chunks_exact_mut(step)) {
+                    for i in 0..count {
+                        if let (Some(&f), Some(&next)) = (at.get(i), grams.get(i + 1)) {
+                            if let Some(g) = grams.get_mut(i) {
+                                *g = and_shifted(f, next);
+                            }
+                        }
+                    }
+                }
+            }
+            let (own, references) = grams.split_at(step.min(grams.len()));
+            let mut clipped = 0;
+            for (i, in_hyp) in own.iter().take(count).enumerate() {
+                if only_at(in_hyp, i) {
+                    // Most n-grams occur once in the hypothesis: clipped to 1 if in a reference.
+                    let in_refs = if single {
+                        references.get(i).is_some_and(|r| r.iter().any(|&w| w != 0))
+                    } else {
+                        let at_i = references.iter().skip(i).step_by(step);
+                        at_i.flatten().any(|&w| w != 0)
+                    };
+                    clipped += u64::from(in_refs);
+                    continue;
+                }
+                if !first_at(in_hyp, i) {
+                    continue;
+                }
+                let in_refs = if single {
+                    references.get(i).map_or(0, popcount)
+                } else {
+                    let at_i = references.iter().skip(i).step_by(step);
+                    at_i.map(popcount).max().unwrap_or(0)
+                };
+                clipped += u64::from(popcount(in_hyp).min(in_refs));
+            }
+            each(n, clipped, count as u64);
+            if clipped == 0 {
+                // No n-gram of this order occurs in a reference, so no longer one does.
+                for m in n + 1..=max_order {
+                    match len.checked_sub(m - 1).filter(|&c| c > 0) {
+                        Some(c) => each(m, 0, c as u64),
+                        None => each(m, 0, 1),
+                    }
+                }
+                return;
+            }
+        }
     }
 
     /// Makes the hash table hold this segment's n-grams only, with room for `more` new ones.
@@ -578,14 +753,9 @@ impl Ngrams {
         }
     }
 
-    /// The number of hypothesis n-grams of the current order.
-    pub(crate) fn hyp_len(&self) -> usize {
-        self.hyp.len()
-    }
-
     /// nltk `modified_precision` numerator of the current order: each hypothesis n-gram count
     /// clipped by its largest count in any one reference.
-    pub(crate) fn clipped_matches(&self) -> u64 {
+    fn clipped_matches(&self) -> u64 {
         match self.matches.as_slice() {
             [one] => *one,
             _ => self.best.iter().map(|&b| u64::from(b)).sum(),
@@ -599,6 +769,36 @@ impl Ngrams {
             *total += u128::from(m);
         }
     }
+}
+
+/// `first & (next >> 1)` over `64 * W`-bit position sets: where an n-gram whose first token occurs
+/// at `first` and whose rest occurs at `next` (one position later) occurs.
+fn and_shifted<const W: usize>(first: [u64; W], next: [u64; W]) -> [u64; W] {
+    let mut out = first;
+    for (k, (o, &w)) in out.iter_mut().zip(&next).enumerate() {
+        let carry = next.get(k + 1).map_or(0, |w| w << 63);
+        *o &= w >> 1 | carry;
+    }
+    out
+}
+
+/// Whether no position below `i` is in `set`.
+fn first_at<const W: usize>(set: &[u64; W], i: usize) -> bool {
+    let (word, bit) = (i / 64, i % 64);
+    set.iter().take(word).all(|&w| w == 0)
+        && set.get(word).is_none_or(|&w| w & ((1u64 << bit) - 1) == 0)
+}
+
+/// Whether `set` is exactly position `i`.
+fn only_at<const W: usize>(set: &[u64; W], i: usize) -> bool {
+    let (word, bit) = (i / 64, i % 64);
+    set.iter()
+        .enumerate()
+        .all(|(k, &w)| w == if k == word { 1 << bit } else { 0 })
+}
+
+fn popcount<const W: usize>(set: &[u64; W]) -> u32 {
+    set.iter().map(|w| w.count_ones()).sum()
 }
 
 #[cfg(test)]
@@ -659,6 +859,17 @@ mod tests {
                     .collect()
             };
             let text_refs: Vec<Vec<String>> = refs.iter().map(|r| text(r)).collect();
+            let mut counts = Vec::new();
+            ngrams.clipped_counts(&text_refs, &text(&hyp), 6, |n, clipped, total| {
+                counts.push((n, clipped, total))
+            });
+            let expected: Vec<(usize, u64, u64)> = (1..=6)
+                .map(|n| match hyp.len().checked_sub(n - 1).filter(|&c| c > 0) {
+                    Some(c) => (n, brute(&refs, &hyp, n), c as u64),
+                    None => (n, 0, 1),
+                })
+                .collect();
+            assert_eq!(counts, expected);
             ngrams.start(&text_refs, &text(&hyp), 0);
             for n in 1..=6 {
                 if n > 1 {
@@ -678,7 +889,9 @@ mod tests {
     fn clipped_matches_agree_with_brute_force() {
         // Few distinct tokens: the dense (prefix, token) tables.
         check_random_segments(3, 12, 300);
-        // Many: the hash table.
-        check_random_segments(400, 300, 30);
+        // Many: the hash table; lists of up to 64, 128, 256 tokens and longer ones for
+        // `clipped_counts`.
+        check_random_segments(400, 300, 60);
+        check_random_segments(5, 140, 200);
     }
 }

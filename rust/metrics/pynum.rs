@@ -9,6 +9,7 @@ use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
+use smallvec::SmallVec;
 
 use crate::error::Error;
 
@@ -110,11 +111,13 @@ fn int_ratio(n: &BigInt, d: &BigInt) -> f64 {
 
 /// Python `n / d` for counts (`d > 0`).
 pub(crate) fn count_ratio(n: u128, d: u128) -> f64 {
-    if n <= u128::from(EXACT) && d <= u128::from(EXACT) {
-        n as f64 / d as f64
-    } else {
-        round_ratio(&BigUint::from(n), &BigUint::from(d))
+    if let (Ok(n), Ok(d)) = (u64::try_from(n), u64::try_from(d)) {
+        if n <= EXACT && d <= EXACT {
+            // From u64: converting a u128 is a slow library call.
+            return n as f64 / d as f64;
+        }
     }
+    round_ratio(&BigUint::from(n), &BigUint::from(d))
 }
 
 /// `float(n)` for a Python int.
@@ -150,7 +153,7 @@ pub(crate) fn py_exp(x: f64) -> Result<f64, Raised> {
 /// overflow stops it before later terms are computed).
 #[derive(Debug, Default)]
 pub(crate) struct Fsum {
-    partials: Vec<f64>,
+    partials: SmallVec<[f64; 8]>,
     special_sum: f64,
     inf_sum: f64,
 }

@@ -384,13 +384,7 @@ unsafe fn read_row<'a>(
         rest = tail;
         reference
     });
-    let start = chunk.ids.len();
-    chunk.ids.resize(start + tokens.len(), Id::ZERO);
-    number_segment(
-        references,
-        hypothesis,
-        chunk.ids.get_mut(start..).unwrap_or(&mut []),
-    );
+    number_segment(references, hypothesis, &mut chunk.ids);
     for list in lists.iter() {
         let end = chunk.list_ends.last().copied().unwrap_or(0) + list.len;
         chunk.list_ends.push(end);
