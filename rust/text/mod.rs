@@ -92,22 +92,19 @@ impl Tokenizer {
 }
 
 /// A token of at most 7 bytes packed in a `u64`: its bytes, little-endian, and its length in the
-/// top byte; equal keys are equal tokens. Read in at most two overlapping loads, without a loop over
-/// the bytes: token lengths vary, and a loop's exit would be mispredicted for most tokens.
+/// top byte; equal keys are equal tokens. Token lengths vary unpredictably, so the bytes are read
+/// by a fixed seven steps, each selecting the byte or a zero without a branch.
 pub fn short_key(b: &[u8]) -> Option<u64> {
+    static ZERO: u8 = 0;
     let n = b.len();
-    let byte = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
-    let word = |i: usize| {
-        let four = b.get(i..i + 4).and_then(|w| w.try_into().ok());
-        u64::from(four.map_or(0, u32::from_le_bytes))
-    };
-    let bytes = match n {
-        0 => 0,
-        1..=3 => byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1)),
-        4..=7 => word(0) | word(n - 4) << (8 * (n - 4)),
-        _ => return None,
-    };
-    Some(bytes | (n as u64) << 56)
+    if n > 7 {
+        return None;
+    }
+    let mut key = (n as u64) << 56;
+    for k in 0..7 {
+        key |= u64::from(*b.get(k).unwrap_or(&ZERO)) << (8 * k);
+    }
+    Some(key)
 }
 
 /// The key of a longer token, from its hash: top byte 0xFF, so never a [`short_key`]. Equal keys
