@@ -220,7 +220,6 @@ pub(super) struct TokenRows {
 }
 
 /// The ids of `CHUNK_ROWS` rows: per row the response's, then each reference's, back to back.
-#[derive(Default)]
 struct Chunk {
     ids: Vec<Id>,
     /// Number of ids before the end of each list.
@@ -344,6 +343,9 @@ unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
 struct Scratch<'a> {
     lists: Vec<RawList>,
     tokens: Vec<StrToken<'a>>,
+    /// The ids and lists of the reader's previous chunk: room reserved for the next one.
+    last_ids: usize,
+    last_lists: usize,
 }
 
 /// Reads row `row` (its response and references objects) and appends its ids to `chunk`.
@@ -435,7 +437,11 @@ impl TokenRows {
         let rows = raw_responses.len.min(raw_references.len);
         let read = || -> Vec<(Chunk, Option<(usize, Bad)>)> {
             let read_chunk = |c: usize, scratch: &mut Scratch<'_>| {
-                let mut chunk = Chunk::default();
+                let mut chunk = Chunk {
+                    ids: Vec::with_capacity(scratch.last_ids),
+                    list_ends: Vec::with_capacity(scratch.last_lists),
+                    row_ends: Vec::with_capacity(CHUNK_ROWS),
+                };
                 for row in c * CHUNK_ROWS..rows.min((c + 1) * CHUNK_ROWS) {
                     // SAFETY: this thread holds the GIL until every row is read, so no Python
                     // code runs: every list and token stays alive and unchanged (without a GIL,
@@ -454,6 +460,9 @@ impl TokenRows {
                         return (chunk, Some((row, bad)));
                     }
                 }
+                // Capped: one huge chunk must not make every later one reserve as much.
+                scratch.last_ids = chunk.ids.len().min(1 << 16);
+                scratch.last_lists = chunk.list_ends.len().min(1 << 12);
                 (chunk, None)
             };
             let chunks = rows.div_ceil(CHUNK_ROWS);

@@ -175,3 +175,41 @@ impl Tokens {
         self.iter().map(str::to_string).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn short_keys_are_distinct_exactly_for_distinct_tokens() {
+        // Every byte string of up to 7 bytes over an alphabet with zero and 0xFF bytes (a zero
+        // byte must not look like a shorter token), plus a longer one that gets no key.
+        let alphabet = [0u8, 1, b'a', 0xFF];
+        let mut seen: HashMap<u64, Vec<u8>> = HashMap::new();
+        let mut tokens: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..7 {
+            let longer: Vec<Vec<u8>> = tokens
+                .iter()
+                .filter(|t| t.len() == tokens.last().map_or(0, Vec::len))
+                .flat_map(|t| {
+                    alphabet.iter().map(move |&b| {
+                        let mut u = t.clone();
+                        u.push(b);
+                        u
+                    })
+                })
+                .collect();
+            tokens.extend(longer);
+        }
+        for token in &tokens {
+            let key = short_key(token).expect("at most 7 bytes");
+            assert_eq!(key >> 56, token.len() as u64);
+            if let Some(other) = seen.insert(key, token.clone()) {
+                panic!("{token:?} and {other:?} share a key");
+            }
+        }
+        assert_eq!(seen.len(), (0..=7).map(|n| 4usize.pow(n)).sum::<usize>());
+        assert_eq!(short_key(b"eight by"), None);
+    }
+}
