@@ -5,6 +5,10 @@
 //! integer hash whatever its order and the ids of one order form a contiguous range. Reference
 //! n-grams the hypothesis lacks get `ABSENT` (they can never match). All buffers are kept between
 //! segments, so a batch allocates only while segments grow.
+//!
+//! BLEU's clipped counts of a sentence-sized segment (every list at most 256 tokens) skip the
+//! n-gram ids: per hypothesis position, bitmasks of where its n-gram occurs in each list are
+//! extended one order at a time with a shift and an AND (see `Ngrams::clipped_by_masks`).
 
 use std::cell::RefCell;
 use std::hash::Hash;
