@@ -69,10 +69,7 @@ pub fn single_meteor_score<S: AsRef<str>>(
 
 /// Python's `str.lower()`, without a copy for the (common) words that have no upper-case letter.
 pub fn lower(word: &str) -> Cow<'_, str> {
-    if word
-        .bytes()
-        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
-    {
+    if needs_lower(word) {
         Cow::Owned(py_lower(word))
     } else {
         Cow::Borrowed(word)
@@ -176,16 +173,17 @@ impl Options<'_> {
     }
 }
 
-/// The score of an alignment of `matches` (hypothesis index, reference index) pairs sorted by
-/// hypothesis index. A division by zero gives 0.0, as nltk's `except ZeroDivisionError`.
+/// The score of an alignment of `matches` matches in `chunks` chunks. A division by zero gives
+/// 0.0, as nltk's `except ZeroDivisionError`.
 fn score(
     hyp_len: usize,
     ref_len: usize,
-    matches: &[(usize, usize)],
+    matches: usize,
+    chunks: usize,
     params: &Params,
 ) -> Result<f64> {
-    let m = matches.len() as f64;
-    if hyp_len == 0 || ref_len == 0 || matches.is_empty() {
+    let m = matches as f64;
+    if hyp_len == 0 || ref_len == 0 || matches == 0 {
         return Ok(0.0);
     }
     let precision = m / hyp_len as f64;
@@ -195,7 +193,7 @@ fn score(
         return Ok(0.0);
     }
     let fmean = (precision * recall) / denominator;
-    let frag = chunks(matches) as f64 / m;
+    let frag = chunks as f64 / m;
     let powered = frag.powf(params.beta);
     if powered.is_infinite() && params.beta.is_finite() {
         // CPython's float ** float raises OverflowError here (outside nltk's try block).
@@ -205,14 +203,6 @@ fn score(
     }
     let penalty = params.gamma * powered;
     Ok((1.0 - penalty) * fmean)
-}
-
-/// nltk's `_count_chunks`: runs of matches adjacent on both sides.
-fn chunks(matches: &[(usize, usize)]) -> usize {
-    1 + matches
-        .windows(2)
-        .filter(|w| !(w[1].0 == w[0].0 + 1 && w[1].1 == w[0].1 + 1))
-        .count()
 }
 
 /// A key that is never a word, stem or WordNet name id: the keys of matched tokens, which no
@@ -268,22 +258,45 @@ enum Side {
 }
 
 /// Word and stem numbering and what is known of each.
+///
+/// Words and stems share one numbering: Porter leaves most words unchanged, and a stem equal to a
+/// word then costs no second entry. Each stage compares ids of one kind only, so sharing the ids
+/// changes no match.
 #[derive(Default)]
 struct Vocabulary {
-    /// The tokens met, as they were, and the word id of each (after `str.lower`): a token seen
-    /// before costs one look-up, whatever its case.
-    tokens: Numbering,
-    token_words: Vec<u32>,
-    words: Numbering,
-    /// The stem id of each word id (`NONE` until the word is stemmed).
-    word_stems: Vec<u32>,
-    stems: Numbering,
-    /// The WordNet name id of each stem: `None` until looked up, `Some(NONE)` if it is no name.
-    stem_names: Vec<Option<u32>>,
-    /// The range in `synonym_ids` of each stem's WordNet synonym ids (sorted), once looked up.
-    stem_synonyms: Vec<Option<(u32, u32)>>,
+    /// The tokens that `str.lower` changes, as they were, and the word id of each: a token seen
+    /// before costs one look-up, whatever its case. Other tokens are their own word.
+    cased: Numbering,
+    cased_words: Vec<u32>,
+    strings: Numbering,
+    /// What is known of each string id.
+    info: Vec<Info>,
     synonym_ids: Vec<u32>,
     stem_buffer: String,
+}
+
+/// A value of [`Info`] not computed yet (never an id: the vocabulary is forgotten long before).
+const UNSET: u32 = u32::MAX - 1;
+
+/// What is known of a word or stem: filled the first time a row needs it.
+#[derive(Clone, Copy)]
+struct Info {
+    /// The Porter stem id of the word.
+    stem: u32,
+    /// The WordNet lemma-name id of the stem (`NONE` if it is no name).
+    name: u32,
+    /// The range in `synonym_ids` of the stem's WordNet synonym ids (sorted).
+    synonyms: (u32, u32),
+}
+
+impl Default for Info {
+    fn default() -> Self {
+        Info {
+            stem: UNSET,
+            name: UNSET,
+            synonyms: (UNSET, UNSET),
+        }
+    }
 }
 
 /// Ids `0..` for strings, in order of first appearance, and the string of each id.
@@ -308,6 +321,7 @@ struct Slot {
 }
 
 impl Numbering {
+    #[inline(always)]
     fn key(&self, s: &str) -> u64 {
         short_key(s.as_bytes()).unwrap_or_else(|| long_key(self.hasher.hash_one(s)))
     }
@@ -324,7 +338,9 @@ impl Numbering {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
     }
 
-    /// The slot holding `s`, or the free slot where it belongs.
+    /// The slot holding `s`, or the free slot where it belongs (past the end if there are no
+    /// slots).
+    #[inline(always)]
     fn slot(&self, s: &str, key: u64) -> usize {
         let mask = self.slots.len().wrapping_sub(1);
         let mut i = Self::home(key, mask);
@@ -343,23 +359,35 @@ impl Numbering {
         (slot.stamp == self.stamp).then_some(slot.id)
     }
 
-    /// The id of `s`, and whether it is new.
+    /// The id of `s`, and whether it is new. Inlined: the caller's loop over tokens then runs
+    /// without calls for the words it knows, which are most of them.
+    #[inline(always)]
     fn id(&mut self, s: &str) -> (u32, bool) {
+        let key = self.key(s);
+        let slot = self.slots.get(self.slot(s, key));
+        match slot {
+            Some(slot) if slot.stamp == self.stamp => (slot.id, false),
+            _ => (self.insert(s, key), true),
+        }
+    }
+
+    /// Numbers a new string.
+    #[cold]
+    #[inline(never)]
+    fn insert(&mut self, s: &str, key: u64) -> u32 {
         if 2 * (self.texts.len() + 1) > self.slots.len() {
             self.grow();
         }
-        let key = self.key(s);
         let i = self.slot(s, key);
+        let id = self.texts.len() as u32;
         let stamp = self.stamp;
         match self.slots.get_mut(i) {
-            Some(slot) if slot.stamp != stamp => {
-                let id = self.texts.len() as u32;
+            Some(slot) => {
                 *slot = Slot { key, id, stamp };
                 self.texts.push(s);
-                (id, true)
+                id
             }
-            Some(slot) => (slot.id, false),
-            None => (NONE, false),
+            None => NONE,
         }
     }
 
@@ -457,7 +485,7 @@ impl Scorer {
     }
 
     fn forget_if_large(&mut self) {
-        if self.vocab.tokens.len().max(self.vocab.words.len()) > Self::MAX_WORDS {
+        if self.vocab.cased.len().max(self.vocab.strings.len()) > Self::MAX_WORDS {
             self.vocab.clear();
         }
     }
@@ -479,22 +507,23 @@ impl Scorer {
             ..
         } = self;
         used.reset(hyp.words.len(), refs.words.len());
-        used.exact_stage(&hyp.words, &refs.words, vocab.words.len());
+        let key_count = vocab.strings.len();
+        used.exact_stage(&hyp.words, &refs.words, key_count);
 
         match options.stems {
             Stems::Porter => {
-                vocab.porter_stems(&hyp.words, &used.hyp, &mut hyp.stems);
-                vocab.porter_stems(&refs.words, &used.refs, &mut refs.stems);
+                vocab.porter_stems(&hyp.words, used.hyp_used(), &mut hyp.stems);
+                vocab.porter_stems(&refs.words, used.refs.iter().copied(), &mut refs.stems);
             }
             Stems::Given {
                 hypothesis: hyp_stems,
                 reference: ref_stems,
             } => {
-                vocab.given_stems(hyp_stems, &used.hyp, &mut hyp.stems)?;
-                vocab.given_stems(ref_stems, &used.refs, &mut refs.stems)?;
+                vocab.given_stems(hyp_stems, used.hyp_used(), &mut hyp.stems)?;
+                vocab.given_stems(ref_stems, used.refs.iter().copied(), &mut refs.stems)?;
             }
         }
-        used.exact_stage(&hyp.stems, &refs.stems, vocab.stems.len());
+        used.exact_stage(&hyp.stems, &refs.stems, vocab.strings.len());
 
         // nltk's `_enum_wordnetsyn_match`: from the last unmatched hypothesis stem to the first,
         // match the unmatched reference stem with the largest position that equals the stem or is
@@ -524,7 +553,7 @@ impl Scorer {
         wanted.sort_unstable();
         wanted.dedup();
         for i in (0..hyp.stems.len()).rev() {
-            if used.hyp[i] || wanted.is_empty() {
+            if used.hyp[i] != NONE || wanted.is_empty() {
                 continue;
             }
             let synonyms: &[u32] = match source {
@@ -532,7 +561,7 @@ impl Scorer {
                 SynonymSource::Given(per_token) => {
                     given_set.clear();
                     let given = per_token.get(i).map_or(&[][..], Vec::as_slice);
-                    given_set.extend(given.iter().filter_map(|s| vocab.stems.get(s)));
+                    given_set.extend(given.iter().filter_map(|s| vocab.strings.get(s)));
                     given_set.sort_unstable();
                     given_set
                 }
@@ -549,11 +578,11 @@ impl Scorer {
                 used.mark(i, j);
             }
         }
-        used.matches.sort_unstable();
         score(
             hyp.words.len(),
             refs.words.len(),
-            &used.matches,
+            used.matches,
+            used.chunks(),
             &options.params,
         )
     }
@@ -562,13 +591,10 @@ impl Scorer {
 impl Vocabulary {
     /// Forgets every word; keeps the buffers (but not large tables).
     fn clear(&mut self) {
-        self.tokens.clear();
-        self.token_words.clear();
-        self.words.clear();
-        self.word_stems.clear();
-        self.stems.clear();
-        self.stem_names.clear();
-        self.stem_synonyms.clear();
+        self.cased.clear();
+        self.cased_words.clear();
+        self.strings.clear();
+        self.info.clear();
         self.synonym_ids.clear();
     }
 
@@ -584,43 +610,65 @@ impl Vocabulary {
     }
 
     /// The word id of a token (after `str.lower` if `lowercase`).
+    #[inline(always)]
     fn number_word(&mut self, token: &str, lowercase: bool) -> u32 {
-        if !lowercase {
-            return self.word_id(token);
+        if !lowercase || !needs_lower(token) {
+            return self.string_id(token);
         }
-        match self.tokens.id(token) {
-            (t, false) => self.token_words.get(t as usize).copied().unwrap_or(NONE),
+        self.cased_word(token)
+    }
+
+    /// The word id of a token that `str.lower` may change.
+    #[inline(never)]
+    fn cased_word(&mut self, token: &str) -> u32 {
+        match self.cased.id(token) {
+            (t, false) => self.cased_words.get(t as usize).copied().unwrap_or(NONE),
             (_, true) => {
-                let word = self.word_id(&lower(token));
-                self.token_words.push(word);
+                let word = self.string_id(&py_lower(token));
+                self.cased_words.push(word);
                 word
             }
         }
     }
 
-    fn word_id(&mut self, word: &str) -> u32 {
-        let (id, new) = self.words.id(word);
+    #[inline(always)]
+    fn string_id(&mut self, s: &str) -> u32 {
+        let (id, new) = self.strings.id(s);
         if new {
-            self.word_stems.push(NONE);
+            self.info.push(Info::default());
         }
         id
     }
 
+    fn info(&mut self, id: u32) -> Option<&mut Info> {
+        self.info.get_mut(id as usize)
+    }
+
     /// The Porter stem id of every word not `used` (`NONE` for the others).
-    fn porter_stems(&mut self, words: &[u32], used: &[bool], stems: &mut Vec<u32>) {
+    fn porter_stems(
+        &mut self,
+        words: &[u32],
+        used: impl Iterator<Item = bool>,
+        stems: &mut Vec<u32>,
+    ) {
         stems.clear();
-        for (&word, &u) in words.iter().zip(used) {
-            let known = match self.word_stems.get(word as usize) {
+        for (&word, u) in words.iter().zip(used) {
+            let known = match self.info(word) {
                 _ if u => NONE,
-                Some(&stem) if stem != NONE => stem,
+                Some(info) if info.stem != UNSET => info.stem,
                 _ => {
                     let mut buffer = std::mem::take(&mut self.stem_buffer);
                     buffer.clear();
-                    porter::stem_into(self.words.text(word), &mut buffer);
-                    let stem = self.stem_id(&buffer);
+                    let text = self.strings.text(word);
+                    porter::stem_into(text, &mut buffer);
+                    let stem = if buffer == text {
+                        word
+                    } else {
+                        self.string_id(&buffer)
+                    };
                     self.stem_buffer = buffer;
-                    if let Some(slot) = self.word_stems.get_mut(word as usize) {
-                        *slot = stem;
+                    if let Some(info) = self.info(word) {
+                        info.stem = stem;
                     }
                     stem
                 }
@@ -633,7 +681,7 @@ impl Vocabulary {
     fn given_stems(
         &mut self,
         values: &[String],
-        used: &[bool],
+        used: impl ExactSizeIterator<Item = bool>,
         stems: &mut Vec<u32>,
     ) -> Result<()> {
         if values.len() < used.len() {
@@ -642,52 +690,56 @@ impl Vocabulary {
             ));
         }
         stems.clear();
-        for (value, &u) in values.iter().zip(used) {
-            stems.push(if u { NONE } else { self.stem_id(value) });
+        for (value, u) in values.iter().zip(used) {
+            stems.push(if u { NONE } else { self.string_id(value) });
         }
         Ok(())
     }
 
-    fn stem_id(&mut self, stem: &str) -> u32 {
-        let (id, new) = self.stems.id(stem);
-        if new {
-            self.stem_names.push(None);
-            self.stem_synonyms.push(None);
-        }
-        id
-    }
-
     /// The WordNet lemma-name id of a stem (`NONE` if no synset has that name).
     fn name_id(&mut self, wn: &WordNet, stem: u32) -> u32 {
-        let Some(slot) = self.stem_names.get_mut(stem as usize) else {
+        let Some(info) = self.info.get_mut(stem as usize) else {
             return NONE;
         };
-        *slot.get_or_insert_with(|| wn.name_id(self.stems.text(stem)).unwrap_or(NONE))
+        if info.name == UNSET {
+            info.name = wn.name_id(self.strings.text(stem)).unwrap_or(NONE);
+        }
+        info.name
     }
 
     /// The sorted ids of the lemma names without "_" of `wordnet.synsets(stem)`.
     fn synonyms(&mut self, wn: &WordNet, stem: u32) -> &[u32] {
-        let Some(slot) = self.stem_synonyms.get_mut(stem as usize) else {
+        let Some(info) = self.info.get_mut(stem as usize) else {
             return &[];
         };
-        let (start, end) = *slot.get_or_insert_with(|| {
+        if info.synonyms.0 == UNSET {
             let start = self.synonym_ids.len() as u32;
             self.synonym_ids
-                .extend(wn.synonym_ids(self.stems.text(stem)));
-            (start, self.synonym_ids.len() as u32)
-        });
+                .extend(wn.synonym_ids(self.strings.text(stem)));
+            info.synonyms = (start, self.synonym_ids.len() as u32);
+        }
+        let (start, end) = info.synonyms;
         self.synonym_ids
             .get(start as usize..end as usize)
             .unwrap_or(&[])
     }
 }
 
-/// The tokens matched so far on each side, and the matches.
+/// Whether `str.lower` may change a token (an ASCII capital, or any non-ASCII letter).
+fn needs_lower(token: &str) -> bool {
+    token
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+}
+
+/// The matches so far.
 #[derive(Default)]
 struct Alignment {
-    hyp: Vec<bool>,
+    /// The reference position matched to each hypothesis position (`NONE`: unmatched), which
+    /// also lists the matches in hypothesis order without a sort.
+    hyp: Vec<u32>,
     refs: Vec<bool>,
-    matches: Vec<(usize, usize)>,
+    matches: usize,
     top: Vec<u32>,
     below: Vec<u32>,
 }
@@ -695,16 +747,30 @@ struct Alignment {
 impl Alignment {
     fn reset(&mut self, hyp_len: usize, ref_len: usize) {
         self.hyp.clear();
-        self.hyp.resize(hyp_len, false);
+        self.hyp.resize(hyp_len, NONE);
         self.refs.clear();
         self.refs.resize(ref_len, false);
-        self.matches.clear();
+        self.matches = 0;
+    }
+
+    fn hyp_used(&self) -> impl ExactSizeIterator<Item = bool> + '_ {
+        self.hyp.iter().map(|&j| j != NONE)
     }
 
     fn mark(&mut self, i: usize, j: usize) {
-        self.hyp[i] = true;
+        self.hyp[i] = j as u32;
         self.refs[j] = true;
-        self.matches.push((i, j));
+        self.matches += 1;
+    }
+
+    /// nltk's `_count_chunks`: runs of matches adjacent on both sides.
+    fn chunks(&self) -> usize {
+        let joined = self
+            .hyp
+            .windows(2)
+            .filter(|w| w[0] != NONE && w[1] == w[0] + 1)
+            .count();
+        self.matches - joined
     }
 
     /// nltk's `_match_enums`: from the last unmatched hypothesis item to the first, match the
@@ -731,7 +797,7 @@ impl Alignment {
             self.below.push(under);
         }
         for i in (0..hyp.len()).rev() {
-            if self.hyp[i] {
+            if self.hyp[i] != NONE {
                 continue;
             }
             let Some(top) = self.top.get_mut(hyp[i] as usize) else {
