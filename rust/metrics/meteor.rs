@@ -540,12 +540,15 @@ impl Scorer {
             Synonyms::Given(per_token) => SynonymSource::Given(per_token),
         };
         synonym_keys.clear();
-        for (&stem, &u) in refs.stems.iter().zip(&used.refs) {
-            synonym_keys.push(match source {
-                _ if u => NONE,
-                SynonymSource::WordNet(wn) => vocab.name_id(wn, stem),
-                SynonymSource::Given(_) => stem,
-            });
+        // Once every hypothesis token is matched no key is read: WordNet need not be asked.
+        if used.matches < hyp.stems.len() {
+            for (&stem, &u) in refs.stems.iter().zip(&used.refs) {
+                synonym_keys.push(match source {
+                    _ if u => NONE,
+                    SynonymSource::WordNet(wn) => vocab.name_id(wn, stem),
+                    SynonymSource::Given(_) => stem,
+                });
+            }
         }
         // Only the synonyms that are keys of unmatched references matter: usually none.
         wanted.clear();
@@ -714,8 +717,7 @@ impl Vocabulary {
         };
         if info.synonyms.0 == UNSET {
             let start = self.synonym_ids.len() as u32;
-            self.synonym_ids
-                .extend(wn.synonym_ids(self.strings.text(stem)));
+            wn.extend_synonym_ids(self.strings.text(stem), &mut self.synonym_ids);
             info.synonyms = (start, self.synonym_ids.len() as u32);
         }
         let (start, end) = info.synonyms;
