@@ -363,7 +363,12 @@ impl Numbering {
     /// without calls for the words it knows, which are most of them.
     #[inline(always)]
     fn id(&mut self, s: &str) -> (u32, bool) {
-        let key = self.key(s);
+        self.id_keyed(s, self.key(s))
+    }
+
+    /// [`Numbering::id`] with `key` = `self.key(s)`.
+    #[inline(always)]
+    fn id_keyed(&mut self, s: &str, key: u64) -> (u32, bool) {
         let slot = self.slots.get(self.slot(s, key));
         match slot {
             Some(slot) if slot.stamp == self.stamp => (slot.id, false),
@@ -476,7 +481,11 @@ impl Scorer {
             // The words are slices of the text: nothing to copy.
             ids.clear();
             let vocab = &mut self.vocab;
-            for_each_py_word(text, |word| ids.push(vocab.number_word(word, lowercase)));
+            for_each_py_word(text, |word| {
+                let start = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+                let eight = text.as_bytes().get(start..start.wrapping_add(8));
+                ids.push(vocab.number_word_at(word, eight, lowercase));
+            });
         } else {
             self.tokens.clear();
             tokenizer.tokenize_into(text, &mut self.tokens);
@@ -621,6 +630,29 @@ impl Vocabulary {
         self.cased_word(token)
     }
 
+    /// [`Vocabulary::number_word`] of a token followed in its text by enough bytes that `eight`,
+    /// the 8 bytes from its start, exist: a token shorter than 8 bytes is then keyed and checked
+    /// for capitals without a branch per byte or per length.
+    #[inline(always)]
+    fn number_word_at(&mut self, token: &str, eight: Option<&[u8]>, lowercase: bool) -> u32 {
+        let n = token.len();
+        if let Some(eight) = eight.and_then(|e| <[u8; 8]>::try_from(e).ok()) {
+            if n < 8 {
+                // The token's bytes, little-endian, the bytes after it zeroed: `short_key`.
+                let word = u64::from_le_bytes(eight) & ((1u64 << (8 * n)) - 1);
+                if !lowercase || !packed_needs_lower(word) {
+                    let key = word | (n as u64) << 56;
+                    let (id, new) = self.strings.id_keyed(token, key);
+                    if new {
+                        self.info.push(Info::default());
+                    }
+                    return id;
+                }
+            }
+        }
+        self.number_word(token, lowercase)
+    }
+
     /// The word id of a token that `str.lower` may change.
     #[inline(never)]
     fn cased_word(&mut self, token: &str) -> u32 {
@@ -725,6 +757,18 @@ impl Vocabulary {
             .get(start as usize..end as usize)
             .unwrap_or(&[])
     }
+}
+
+/// [`needs_lower`] of a word of at most 8 bytes packed little-endian in `x` (zero past its end):
+/// a byte is flagged by its high bit if it is not ASCII, or if adding 0x3F carries into the
+/// high bit (at least `A`) while adding 0x25 does not (at most `Z`).
+fn packed_needs_lower(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x80 * ONES;
+    let ascii = x & !HIGH;
+    let at_least_a = ascii + 0x3F * ONES;
+    let past_z = ascii + 0x25 * ONES;
+    (at_least_a & !past_z | x) & HIGH != 0
 }
 
 /// Whether `str.lower` may change a token (an ASCII capital, or any non-ASCII letter).
@@ -847,6 +891,30 @@ mod tests {
         );
         assert_eq!(single_meteor_score::<&str>(&[], &["a"], &p).unwrap(), 0.0);
         assert!(meteor_score::<&str>(&[], &["a"], &p).is_err());
+    }
+
+    #[test]
+    fn packed_words_are_their_short_keys_and_flag_capitals() {
+        let flagged = |b: &[u8]| b.iter().any(|c| c.is_ascii_uppercase() || !c.is_ascii());
+        let pack = |b: &[u8]| {
+            let mut eight = [0u8; 8];
+            eight.iter_mut().zip(b).for_each(|(e, &c)| *e = c);
+            u64::from_le_bytes(eight)
+        };
+        for a in 0..=255u8 {
+            for b in [0u8, b'@', b'A', b'Z', b'[', b'a', b'z', 0x7f, 0x80, 0xff] {
+                for word in [
+                    &[a][..],
+                    &[a, b],
+                    &[b, a, b'x'],
+                    &[b'x', b'y', b'z', b, a, b'Q', a],
+                ] {
+                    assert_eq!(packed_needs_lower(pack(word)), flagged(word), "{word:?}");
+                    let key = pack(word) | (word.len() as u64) << 56;
+                    assert_eq!(short_key(word), Some(key), "{word:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -75,8 +75,13 @@ struct Form {
 /// An open-addressing table from the strings WordNet knows to their name id and form. An entry
 /// keeps the first 16 bytes of its string, so a look-up reads one cache line of the (large,
 /// rarely cached) table, and the table text only for longer strings.
+///
+/// Most strings METEOR asks about are not in WordNet (stems such as "gener", morphy's
+/// candidates): a Bloom filter thirty times smaller than the table answers most of those.
 struct Strings {
     entries: Vec<Entry>,
+    /// Two bits per string, in the 64-bit word its hash picks.
+    filter: Vec<u64>,
     hasher: ahash::RandomState,
     /// The table text, which every string is a slice of.
     text: &'static str,
@@ -85,7 +90,8 @@ struct Strings {
 #[derive(Clone, Copy)]
 #[repr(align(32))]
 struct Entry {
-    head: [u8; 16],
+    /// The first 16 bytes of the string, little-endian, zero past its end.
+    head: u128,
     /// Where the string is in the table text (read for strings longer than `head`).
     offset: u32,
     /// `u32::MAX` for a free entry.
@@ -97,7 +103,7 @@ struct Entry {
 impl Default for Entry {
     fn default() -> Self {
         Entry {
-            head: [0; 16],
+            head: 0,
             offset: 0,
             len: u32::MAX,
             name: NONE,
@@ -106,10 +112,19 @@ impl Default for Entry {
     }
 }
 
-fn head(s: &str) -> [u8; 16] {
+fn head(s: &str) -> u128 {
     let mut head = [0; 16];
-    head.iter_mut().zip(s.bytes()).for_each(|(h, b)| *h = b);
-    head
+    let n = s.len().min(16);
+    if let (Some(to), Some(from)) = (head.get_mut(..n), s.as_bytes().get(..n)) {
+        to.copy_from_slice(from);
+    }
+    u128::from_le_bytes(head)
+}
+
+/// The filter word and bits of a hash.
+fn filter_bits(hash: u64, words: usize) -> (usize, u64) {
+    let word = (hash >> 32) as usize & words.wrapping_sub(1);
+    (word, 1 << (hash & 63) | 1 << (hash >> 6 & 63))
 }
 
 impl Strings {
@@ -119,15 +134,16 @@ impl Strings {
         let size = (count + count / 4).next_power_of_two();
         Strings {
             entries: vec![Entry::default(); size],
+            filter: vec![0; (size / 8).max(1)],
             hasher: ahash::RandomState::new(),
             text,
         }
     }
 
-    /// The position of `s`'s entry, or of the free entry where it belongs.
-    fn position(&self, s: &str) -> usize {
+    /// The position of `s`'s entry, or of the free entry where it belongs (`hash` is its hash).
+    fn position(&self, s: &str, hash: u64) -> usize {
         let mask = self.entries.len().wrapping_sub(1);
-        let mut i = self.hasher.hash_one(s) as usize & mask;
+        let mut i = hash as usize & mask;
         let head = head(s);
         while let Some(e) = self.entries.get(i) {
             let found = e.len as usize == s.len()
@@ -146,14 +162,22 @@ impl Strings {
     }
 
     fn get(&self, s: &str) -> Option<&Entry> {
+        let hash = self.hasher.hash_one(s);
+        let (word, bits) = filter_bits(hash, self.filter.len());
+        if self.filter.get(word).is_none_or(|&w| w & bits != bits) {
+            return None;
+        }
         self.entries
-            .get(self.position(s))
+            .get(self.position(s, hash))
             .filter(|e| e.len != u32::MAX)
     }
 
     /// The entry of `s`, a slice of the table text, added if new.
     fn entry(&mut self, s: &'static str) -> Option<&mut Entry> {
-        let i = self.position(s);
+        let hash = self.hasher.hash_one(s);
+        let (word, bits) = filter_bits(hash, self.filter.len());
+        *self.filter.get_mut(word)? |= bits;
+        let i = self.position(s, hash);
         let offset = (s.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
         let offset = u32::try_from(offset).ok()?;
         let len = u32::try_from(s.len()).ok()?;
