@@ -359,16 +359,28 @@ impl Numbering {
         (slot.stamp == self.stamp).then_some(slot.id)
     }
 
+    /// The id of a string of at most 7 bytes, if it has one, from its `short_key`.
+    #[inline(always)]
+    fn find_short(&self, key: u64) -> Option<u32> {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut i = Self::home(key, mask);
+        while let Some(slot) = self.slots.get(i) {
+            if slot.stamp != self.stamp {
+                return None;
+            }
+            if slot.key == key {
+                return Some(slot.id);
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
     /// The id of `s`, and whether it is new. Inlined: the caller's loop over tokens then runs
     /// without calls for the words it knows, which are most of them.
     #[inline(always)]
     fn id(&mut self, s: &str) -> (u32, bool) {
-        self.id_keyed(s, self.key(s))
-    }
-
-    /// [`Numbering::id`] with `key` = `self.key(s)`.
-    #[inline(always)]
-    fn id_keyed(&mut self, s: &str, key: u64) -> (u32, bool) {
+        let key = self.key(s);
         let slot = self.slots.get(self.slot(s, key));
         match slot {
             Some(slot) if slot.stamp == self.stamp => (slot.id, false),
@@ -481,10 +493,11 @@ impl Scorer {
             // The words are slices of the text: nothing to copy.
             ids.clear();
             let vocab = &mut self.vocab;
+            let bytes = text.as_bytes();
             for_each_py_word(text, |word| {
                 let start = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-                let eight = text.as_bytes().get(start..start.wrapping_add(8));
-                ids.push(vocab.number_word_at(word, eight, lowercase));
+                let packed = pack_short(bytes, start, word.len());
+                ids.push(vocab.number_word_at(word, packed, lowercase));
             });
         } else {
             self.tokens.clear();
@@ -630,26 +643,22 @@ impl Vocabulary {
         self.cased_word(token)
     }
 
-    /// [`Vocabulary::number_word`] of a token followed in its text by enough bytes that `eight`,
-    /// the 8 bytes from its start, exist: a token shorter than 8 bytes is then keyed and checked
-    /// for capitals without a branch per byte or per length.
+    /// [`Vocabulary::number_word`] of a token whose bytes, if it is shorter than 8 bytes, are
+    /// `packed` little-endian (zero past its end): a known lower-case token is then found with no
+    /// branch per byte or per length and no call, so that the tokenizer's loop can take it in.
     #[inline(always)]
-    fn number_word_at(&mut self, token: &str, eight: Option<&[u8]>, lowercase: bool) -> u32 {
-        let n = token.len();
-        if let Some(eight) = eight.and_then(|e| <[u8; 8]>::try_from(e).ok()) {
-            if n < 8 {
-                // The token's bytes, little-endian, the bytes after it zeroed: `short_key`.
-                let word = u64::from_le_bytes(eight) & ((1u64 << (8 * n)) - 1);
-                if !lowercase || !packed_needs_lower(word) {
-                    let key = word | (n as u64) << 56;
-                    let (id, new) = self.strings.id_keyed(token, key);
-                    if new {
-                        self.info.push(Info::default());
-                    }
-                    return id;
-                }
-            }
+    fn number_word_at(&mut self, token: &str, packed: Option<u64>, lowercase: bool) -> u32 {
+        let short = packed.filter(|&word| !lowercase || !packed_needs_lower(word));
+        // `short_key` of the token.
+        let key = short.map(|word| word | (token.len() as u64) << 56);
+        match key.and_then(|key| self.strings.find_short(key)) {
+            Some(id) => id,
+            None => self.number_new_or_long(token, lowercase),
         }
+    }
+
+    #[inline(never)]
+    fn number_new_or_long(&mut self, token: &str, lowercase: bool) -> u32 {
         self.number_word(token, lowercase)
     }
 
@@ -756,6 +765,26 @@ impl Vocabulary {
         self.synonym_ids
             .get(start as usize..end as usize)
             .unwrap_or(&[])
+    }
+}
+
+/// The `len` bytes of `text` from `start`, little-endian in a `u64`, if `len` is below 8 and
+/// `text` has 8 bytes around them: one load and a mask or a shift, whatever the length.
+#[inline(always)]
+fn pack_short(text: &[u8], start: usize, len: usize) -> Option<u64> {
+    if len >= 8 {
+        return None;
+    }
+    let eight = |at: usize| {
+        let bytes = text.get(at..at.wrapping_add(8))?;
+        <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
+    };
+    match eight(start) {
+        Some(x) => Some(x & ((1u64 << (8 * len)) - 1)),
+        // Near the end of the text: the 8 bytes that end with the token.
+        None => {
+            eight((start + len).wrapping_sub(8)).and_then(|x| x.checked_shr(8 * (8 - len) as u32))
+        }
     }
 }
 
@@ -896,11 +925,6 @@ mod tests {
     #[test]
     fn packed_words_are_their_short_keys_and_flag_capitals() {
         let flagged = |b: &[u8]| b.iter().any(|c| c.is_ascii_uppercase() || !c.is_ascii());
-        let pack = |b: &[u8]| {
-            let mut eight = [0u8; 8];
-            eight.iter_mut().zip(b).for_each(|(e, &c)| *e = c);
-            u64::from_le_bytes(eight)
-        };
         for a in 0..=255u8 {
             for b in [0u8, b'@', b'A', b'Z', b'[', b'a', b'z', 0x7f, 0x80, 0xff] {
                 for word in [
@@ -909,12 +933,25 @@ mod tests {
                     &[b, a, b'x'],
                     &[b'x', b'y', b'z', b, a, b'Q', a],
                 ] {
-                    assert_eq!(packed_needs_lower(pack(word)), flagged(word), "{word:?}");
-                    let key = pack(word) | (word.len() as u64) << 56;
-                    assert_eq!(short_key(word), Some(key), "{word:?}");
+                    let n = word.len();
+                    // The word alone, then with text after it, before it, around it.
+                    for (before, after) in [(0, 0), (0, 9), (9, 0), (3, 3)] {
+                        let mut text = vec![b'_'; before];
+                        text.extend_from_slice(word);
+                        text.extend(std::iter::repeat_n(b'_', after));
+                        let Some(packed) = pack_short(&text, before, n) else {
+                            // Neither the 8 bytes from its start nor those ending with it.
+                            assert!(before + 8 > text.len() && before + n < 8, "{text:?}");
+                            continue;
+                        };
+                        assert_eq!(packed_needs_lower(packed), flagged(word), "{word:?}");
+                        let key = packed | (n as u64) << 56;
+                        assert_eq!(short_key(word), Some(key), "{word:?}");
+                    }
                 }
             }
         }
+        assert_eq!(pack_short(b"abcdefghij", 1, 8), None);
     }
 
     #[test]
