@@ -264,8 +264,9 @@ enum Side {
 /// changes no match.
 #[derive(Default)]
 struct Vocabulary {
-    /// The tokens that `str.lower` changes, as they were, and the word id of each: a token seen
-    /// before costs one look-up, whatever its case. Other tokens are their own word.
+    /// The tokens that `str.lower` may change (with an ASCII capital or a non-ASCII byte), as they
+    /// were, and the word id of each: a token seen before costs one look-up, whatever its case.
+    /// Other tokens are their own word.
     cased: Numbering,
     cased_words: Vec<u32>,
     strings: Numbering,
@@ -529,8 +530,7 @@ impl Scorer {
             ..
         } = self;
         used.reset(hyp.words.len(), refs.words.len());
-        let key_count = vocab.strings.len();
-        used.exact_stage(&hyp.words, &refs.words, key_count);
+        used.exact_stage(&hyp.words, &refs.words, vocab.strings.len());
 
         match options.stems {
             Stems::Porter => {
@@ -657,6 +657,7 @@ impl Vocabulary {
         }
     }
 
+    /// Out of line, so that the inlined path stays small.
     #[inline(never)]
     fn number_new_or_long(&mut self, token: &str, lowercase: bool) -> u32 {
         self.number_word(token, lowercase)
