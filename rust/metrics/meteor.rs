@@ -69,10 +69,7 @@ pub fn single_meteor_score<S: AsRef<str>>(
 
 /// Python's `str.lower()`, without a copy for the (common) words that have no upper-case letter.
 pub fn lower(word: &str) -> Cow<'_, str> {
-    if word
-        .bytes()
-        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
-    {
+    if needs_lower(word) {
         Cow::Owned(py_lower(word))
     } else {
         Cow::Borrowed(word)
@@ -176,16 +173,17 @@ impl Options<'_> {
     }
 }
 
-/// The score of an alignment of `matches` (hypothesis index, reference index) pairs sorted by
-/// hypothesis index. A division by zero gives 0.0, as nltk's `except ZeroDivisionError`.
+/// The score of an alignment of `matches` matches in `chunks` chunks. A division by zero gives
+/// 0.0, as nltk's `except ZeroDivisionError`.
 fn score(
     hyp_len: usize,
     ref_len: usize,
-    matches: &[(usize, usize)],
+    matches: usize,
+    chunks: usize,
     params: &Params,
 ) -> Result<f64> {
-    let m = matches.len() as f64;
-    if hyp_len == 0 || ref_len == 0 || matches.is_empty() {
+    let m = matches as f64;
+    if hyp_len == 0 || ref_len == 0 || matches == 0 {
         return Ok(0.0);
     }
     let precision = m / hyp_len as f64;
@@ -195,7 +193,7 @@ fn score(
         return Ok(0.0);
     }
     let fmean = (precision * recall) / denominator;
-    let frag = chunks(matches) as f64 / m;
+    let frag = chunks as f64 / m;
     let powered = frag.powf(params.beta);
     if powered.is_infinite() && params.beta.is_finite() {
         // CPython's float ** float raises OverflowError here (outside nltk's try block).
@@ -205,14 +203,6 @@ fn score(
     }
     let penalty = params.gamma * powered;
     Ok((1.0 - penalty) * fmean)
-}
-
-/// nltk's `_count_chunks`: runs of matches adjacent on both sides.
-fn chunks(matches: &[(usize, usize)]) -> usize {
-    1 + matches
-        .windows(2)
-        .filter(|w| !(w[1].0 == w[0].0 + 1 && w[1].1 == w[0].1 + 1))
-        .count()
 }
 
 /// A key that is never a word, stem or WordNet name id: the keys of matched tokens, which no
@@ -268,22 +258,46 @@ enum Side {
 }
 
 /// Word and stem numbering and what is known of each.
+///
+/// Words and stems share one numbering: Porter leaves most words unchanged, and a stem equal to a
+/// word then costs no second entry. Each stage compares ids of one kind only, so sharing the ids
+/// changes no match.
 #[derive(Default)]
 struct Vocabulary {
-    /// The tokens met, as they were, and the word id of each (after `str.lower`): a token seen
-    /// before costs one look-up, whatever its case.
-    tokens: Numbering,
-    token_words: Vec<u32>,
-    words: Numbering,
-    /// The stem id of each word id (`NONE` until the word is stemmed).
-    word_stems: Vec<u32>,
-    stems: Numbering,
-    /// The WordNet name id of each stem: `None` until looked up, `Some(NONE)` if it is no name.
-    stem_names: Vec<Option<u32>>,
-    /// The range in `synonym_ids` of each stem's WordNet synonym ids (sorted), once looked up.
-    stem_synonyms: Vec<Option<(u32, u32)>>,
+    /// The tokens that `str.lower` may change (with an ASCII capital or a non-ASCII byte), as they
+    /// were, and the word id of each: a token seen before costs one look-up, whatever its case.
+    /// Other tokens are their own word.
+    cased: Numbering,
+    cased_words: Vec<u32>,
+    strings: Numbering,
+    /// What is known of each string id.
+    info: Vec<Info>,
     synonym_ids: Vec<u32>,
     stem_buffer: String,
+}
+
+/// A value of [`Info`] not computed yet (never an id: the vocabulary is forgotten long before).
+const UNSET: u32 = u32::MAX - 1;
+
+/// What is known of a word or stem: filled the first time a row needs it.
+#[derive(Clone, Copy)]
+struct Info {
+    /// The Porter stem id of the word.
+    stem: u32,
+    /// The WordNet lemma-name id of the stem (`NONE` if it is no name).
+    name: u32,
+    /// The range in `synonym_ids` of the stem's WordNet synonym ids (sorted).
+    synonyms: (u32, u32),
+}
+
+impl Default for Info {
+    fn default() -> Self {
+        Info {
+            stem: UNSET,
+            name: UNSET,
+            synonyms: (UNSET, UNSET),
+        }
+    }
 }
 
 /// Ids `0..` for strings, in order of first appearance, and the string of each id.
@@ -308,6 +322,7 @@ struct Slot {
 }
 
 impl Numbering {
+    #[inline(always)]
     fn key(&self, s: &str) -> u64 {
         short_key(s.as_bytes()).unwrap_or_else(|| long_key(self.hasher.hash_one(s)))
     }
@@ -324,7 +339,9 @@ impl Numbering {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
     }
 
-    /// The slot holding `s`, or the free slot where it belongs.
+    /// The slot holding `s`, or the free slot where it belongs (past the end if there are no
+    /// slots).
+    #[inline(always)]
     fn slot(&self, s: &str, key: u64) -> usize {
         let mask = self.slots.len().wrapping_sub(1);
         let mut i = Self::home(key, mask);
@@ -343,23 +360,52 @@ impl Numbering {
         (slot.stamp == self.stamp).then_some(slot.id)
     }
 
-    /// The id of `s`, and whether it is new.
+    /// The id of a string of at most 7 bytes, if it has one, from its `short_key`.
+    #[inline(always)]
+    fn find_short(&self, key: u64) -> Option<u32> {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut i = Self::home(key, mask);
+        while let Some(slot) = self.slots.get(i) {
+            if slot.stamp != self.stamp {
+                return None;
+            }
+            if slot.key == key {
+                return Some(slot.id);
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// The id of `s`, and whether it is new. Inlined: the caller's loop over tokens then runs
+    /// without calls for the words it knows, which are most of them.
+    #[inline(always)]
     fn id(&mut self, s: &str) -> (u32, bool) {
+        let key = self.key(s);
+        let slot = self.slots.get(self.slot(s, key));
+        match slot {
+            Some(slot) if slot.stamp == self.stamp => (slot.id, false),
+            _ => (self.insert(s, key), true),
+        }
+    }
+
+    /// Numbers a new string.
+    #[cold]
+    #[inline(never)]
+    fn insert(&mut self, s: &str, key: u64) -> u32 {
         if 2 * (self.texts.len() + 1) > self.slots.len() {
             self.grow();
         }
-        let key = self.key(s);
         let i = self.slot(s, key);
+        let id = self.texts.len() as u32;
         let stamp = self.stamp;
         match self.slots.get_mut(i) {
-            Some(slot) if slot.stamp != stamp => {
-                let id = self.texts.len() as u32;
+            Some(slot) => {
                 *slot = Slot { key, id, stamp };
                 self.texts.push(s);
-                (id, true)
+                id
             }
-            Some(slot) => (slot.id, false),
-            None => (NONE, false),
+            None => NONE,
         }
     }
 
@@ -448,7 +494,12 @@ impl Scorer {
             // The words are slices of the text: nothing to copy.
             ids.clear();
             let vocab = &mut self.vocab;
-            for_each_py_word(text, |word| ids.push(vocab.number_word(word, lowercase)));
+            let bytes = text.as_bytes();
+            for_each_py_word(text, |word| {
+                let start = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+                let packed = pack_short(bytes, start, word.len());
+                ids.push(vocab.number_word_at(word, packed, lowercase));
+            });
         } else {
             self.tokens.clear();
             tokenizer.tokenize_into(text, &mut self.tokens);
@@ -457,7 +508,7 @@ impl Scorer {
     }
 
     fn forget_if_large(&mut self) {
-        if self.vocab.tokens.len().max(self.vocab.words.len()) > Self::MAX_WORDS {
+        if self.vocab.cased.len().max(self.vocab.strings.len()) > Self::MAX_WORDS {
             self.vocab.clear();
         }
     }
@@ -479,22 +530,22 @@ impl Scorer {
             ..
         } = self;
         used.reset(hyp.words.len(), refs.words.len());
-        used.exact_stage(&hyp.words, &refs.words, vocab.words.len());
+        used.exact_stage(&hyp.words, &refs.words, vocab.strings.len());
 
         match options.stems {
             Stems::Porter => {
-                vocab.porter_stems(&hyp.words, &used.hyp, &mut hyp.stems);
-                vocab.porter_stems(&refs.words, &used.refs, &mut refs.stems);
+                vocab.porter_stems(&hyp.words, used.hyp_used(), &mut hyp.stems);
+                vocab.porter_stems(&refs.words, used.refs.iter().copied(), &mut refs.stems);
             }
             Stems::Given {
                 hypothesis: hyp_stems,
                 reference: ref_stems,
             } => {
-                vocab.given_stems(hyp_stems, &used.hyp, &mut hyp.stems)?;
-                vocab.given_stems(ref_stems, &used.refs, &mut refs.stems)?;
+                vocab.given_stems(hyp_stems, used.hyp_used(), &mut hyp.stems)?;
+                vocab.given_stems(ref_stems, used.refs.iter().copied(), &mut refs.stems)?;
             }
         }
-        used.exact_stage(&hyp.stems, &refs.stems, vocab.stems.len());
+        used.exact_stage(&hyp.stems, &refs.stems, vocab.strings.len());
 
         // nltk's `_enum_wordnetsyn_match`: from the last unmatched hypothesis stem to the first,
         // match the unmatched reference stem with the largest position that equals the stem or is
@@ -511,12 +562,15 @@ impl Scorer {
             Synonyms::Given(per_token) => SynonymSource::Given(per_token),
         };
         synonym_keys.clear();
-        for (&stem, &u) in refs.stems.iter().zip(&used.refs) {
-            synonym_keys.push(match source {
-                _ if u => NONE,
-                SynonymSource::WordNet(wn) => vocab.name_id(wn, stem),
-                SynonymSource::Given(_) => stem,
-            });
+        // Once every hypothesis token is matched no key is read: WordNet need not be asked.
+        if used.matches < hyp.stems.len() {
+            for (&stem, &u) in refs.stems.iter().zip(&used.refs) {
+                synonym_keys.push(match source {
+                    _ if u => NONE,
+                    SynonymSource::WordNet(wn) => vocab.name_id(wn, stem),
+                    SynonymSource::Given(_) => stem,
+                });
+            }
         }
         // Only the synonyms that are keys of unmatched references matter: usually none.
         wanted.clear();
@@ -524,7 +578,7 @@ impl Scorer {
         wanted.sort_unstable();
         wanted.dedup();
         for i in (0..hyp.stems.len()).rev() {
-            if used.hyp[i] || wanted.is_empty() {
+            if used.hyp[i] != NONE || wanted.is_empty() {
                 continue;
             }
             let synonyms: &[u32] = match source {
@@ -532,7 +586,7 @@ impl Scorer {
                 SynonymSource::Given(per_token) => {
                     given_set.clear();
                     let given = per_token.get(i).map_or(&[][..], Vec::as_slice);
-                    given_set.extend(given.iter().filter_map(|s| vocab.stems.get(s)));
+                    given_set.extend(given.iter().filter_map(|s| vocab.strings.get(s)));
                     given_set.sort_unstable();
                     given_set
                 }
@@ -549,11 +603,11 @@ impl Scorer {
                 used.mark(i, j);
             }
         }
-        used.matches.sort_unstable();
         score(
             hyp.words.len(),
             refs.words.len(),
-            &used.matches,
+            used.matches,
+            used.chunks(),
             &options.params,
         )
     }
@@ -562,13 +616,10 @@ impl Scorer {
 impl Vocabulary {
     /// Forgets every word; keeps the buffers (but not large tables).
     fn clear(&mut self) {
-        self.tokens.clear();
-        self.token_words.clear();
-        self.words.clear();
-        self.word_stems.clear();
-        self.stems.clear();
-        self.stem_names.clear();
-        self.stem_synonyms.clear();
+        self.cased.clear();
+        self.cased_words.clear();
+        self.strings.clear();
+        self.info.clear();
         self.synonym_ids.clear();
     }
 
@@ -584,43 +635,85 @@ impl Vocabulary {
     }
 
     /// The word id of a token (after `str.lower` if `lowercase`).
+    #[inline(always)]
     fn number_word(&mut self, token: &str, lowercase: bool) -> u32 {
-        if !lowercase {
-            return self.word_id(token);
+        if !lowercase || !needs_lower(token) {
+            return self.string_id(token);
         }
-        match self.tokens.id(token) {
-            (t, false) => self.token_words.get(t as usize).copied().unwrap_or(NONE),
+        self.cased_word(token)
+    }
+
+    /// [`Vocabulary::number_word`] of a token whose bytes, if it is shorter than 8 bytes, are
+    /// `packed` little-endian (zero past its end): a known lower-case token is then found with no
+    /// branch per byte or per length and no call, so that the tokenizer's loop can take it in.
+    #[inline(always)]
+    fn number_word_at(&mut self, token: &str, packed: Option<u64>, lowercase: bool) -> u32 {
+        let short = packed.filter(|&word| !lowercase || !packed_needs_lower(word));
+        // `short_key` of the token.
+        let key = short.map(|word| word | (token.len() as u64) << 56);
+        match key.and_then(|key| self.strings.find_short(key)) {
+            Some(id) => id,
+            None => self.number_new_or_long(token, lowercase),
+        }
+    }
+
+    /// Out of line, so that the inlined path stays small.
+    #[inline(never)]
+    fn number_new_or_long(&mut self, token: &str, lowercase: bool) -> u32 {
+        self.number_word(token, lowercase)
+    }
+
+    /// The word id of a token that `str.lower` may change.
+    #[inline(never)]
+    fn cased_word(&mut self, token: &str) -> u32 {
+        match self.cased.id(token) {
+            (t, false) => self.cased_words.get(t as usize).copied().unwrap_or(NONE),
             (_, true) => {
-                let word = self.word_id(&lower(token));
-                self.token_words.push(word);
+                let word = self.string_id(&py_lower(token));
+                self.cased_words.push(word);
                 word
             }
         }
     }
 
-    fn word_id(&mut self, word: &str) -> u32 {
-        let (id, new) = self.words.id(word);
+    #[inline(always)]
+    fn string_id(&mut self, s: &str) -> u32 {
+        let (id, new) = self.strings.id(s);
         if new {
-            self.word_stems.push(NONE);
+            self.info.push(Info::default());
         }
         id
     }
 
+    fn info(&mut self, id: u32) -> Option<&mut Info> {
+        self.info.get_mut(id as usize)
+    }
+
     /// The Porter stem id of every word not `used` (`NONE` for the others).
-    fn porter_stems(&mut self, words: &[u32], used: &[bool], stems: &mut Vec<u32>) {
+    fn porter_stems(
+        &mut self,
+        words: &[u32],
+        used: impl Iterator<Item = bool>,
+        stems: &mut Vec<u32>,
+    ) {
         stems.clear();
-        for (&word, &u) in words.iter().zip(used) {
-            let known = match self.word_stems.get(word as usize) {
+        for (&word, u) in words.iter().zip(used) {
+            let known = match self.info(word) {
                 _ if u => NONE,
-                Some(&stem) if stem != NONE => stem,
+                Some(info) if info.stem != UNSET => info.stem,
                 _ => {
                     let mut buffer = std::mem::take(&mut self.stem_buffer);
                     buffer.clear();
-                    porter::stem_into(self.words.text(word), &mut buffer);
-                    let stem = self.stem_id(&buffer);
+                    let text = self.strings.text(word);
+                    porter::stem_into(text, &mut buffer);
+                    let stem = if buffer == text {
+                        word
+                    } else {
+                        self.string_id(&buffer)
+                    };
                     self.stem_buffer = buffer;
-                    if let Some(slot) = self.word_stems.get_mut(word as usize) {
-                        *slot = stem;
+                    if let Some(info) = self.info(word) {
+                        info.stem = stem;
                     }
                     stem
                 }
@@ -633,7 +726,7 @@ impl Vocabulary {
     fn given_stems(
         &mut self,
         values: &[String],
-        used: &[bool],
+        used: impl ExactSizeIterator<Item = bool>,
         stems: &mut Vec<u32>,
     ) -> Result<()> {
         if values.len() < used.len() {
@@ -642,52 +735,87 @@ impl Vocabulary {
             ));
         }
         stems.clear();
-        for (value, &u) in values.iter().zip(used) {
-            stems.push(if u { NONE } else { self.stem_id(value) });
+        for (value, u) in values.iter().zip(used) {
+            stems.push(if u { NONE } else { self.string_id(value) });
         }
         Ok(())
     }
 
-    fn stem_id(&mut self, stem: &str) -> u32 {
-        let (id, new) = self.stems.id(stem);
-        if new {
-            self.stem_names.push(None);
-            self.stem_synonyms.push(None);
-        }
-        id
-    }
-
     /// The WordNet lemma-name id of a stem (`NONE` if no synset has that name).
     fn name_id(&mut self, wn: &WordNet, stem: u32) -> u32 {
-        let Some(slot) = self.stem_names.get_mut(stem as usize) else {
+        let Some(info) = self.info.get_mut(stem as usize) else {
             return NONE;
         };
-        *slot.get_or_insert_with(|| wn.name_id(self.stems.text(stem)).unwrap_or(NONE))
+        if info.name == UNSET {
+            info.name = wn.name_id(self.strings.text(stem)).unwrap_or(NONE);
+        }
+        info.name
     }
 
     /// The sorted ids of the lemma names without "_" of `wordnet.synsets(stem)`.
     fn synonyms(&mut self, wn: &WordNet, stem: u32) -> &[u32] {
-        let Some(slot) = self.stem_synonyms.get_mut(stem as usize) else {
+        let Some(info) = self.info.get_mut(stem as usize) else {
             return &[];
         };
-        let (start, end) = *slot.get_or_insert_with(|| {
+        if info.synonyms.0 == UNSET {
             let start = self.synonym_ids.len() as u32;
-            self.synonym_ids
-                .extend(wn.synonym_ids(self.stems.text(stem)));
-            (start, self.synonym_ids.len() as u32)
-        });
+            wn.extend_synonym_ids(self.strings.text(stem), &mut self.synonym_ids);
+            info.synonyms = (start, self.synonym_ids.len() as u32);
+        }
+        let (start, end) = info.synonyms;
         self.synonym_ids
             .get(start as usize..end as usize)
             .unwrap_or(&[])
     }
 }
 
-/// The tokens matched so far on each side, and the matches.
+/// The `len` bytes of `text` from `start`, little-endian in a `u64`, if `len` is below 8 and
+/// `text` has 8 bytes around them: one load and a mask or a shift, whatever the length.
+#[inline(always)]
+fn pack_short(text: &[u8], start: usize, len: usize) -> Option<u64> {
+    if len >= 8 {
+        return None;
+    }
+    let eight = |at: usize| {
+        let bytes = text.get(at..at.wrapping_add(8))?;
+        <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
+    };
+    match eight(start) {
+        Some(x) => Some(x & ((1u64 << (8 * len)) - 1)),
+        // Near the end of the text: the 8 bytes that end with the token.
+        None => {
+            eight((start + len).wrapping_sub(8)).and_then(|x| x.checked_shr(8 * (8 - len) as u32))
+        }
+    }
+}
+
+/// [`needs_lower`] of a word of at most 8 bytes packed little-endian in `x` (zero past its end):
+/// a byte is flagged by its high bit if it is not ASCII, or if adding 0x3F carries into the
+/// high bit (at least `A`) while adding 0x25 does not (at most `Z`).
+fn packed_needs_lower(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x80 * ONES;
+    let ascii = x & !HIGH;
+    let at_least_a = ascii + 0x3F * ONES;
+    let past_z = ascii + 0x25 * ONES;
+    (at_least_a & !past_z | x) & HIGH != 0
+}
+
+/// Whether `str.lower` may change a token (an ASCII capital, or any non-ASCII letter).
+fn needs_lower(token: &str) -> bool {
+    token
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+}
+
+/// The matches so far.
 #[derive(Default)]
 struct Alignment {
-    hyp: Vec<bool>,
+    /// The reference position matched to each hypothesis position (`NONE`: unmatched), which
+    /// also lists the matches in hypothesis order without a sort.
+    hyp: Vec<u32>,
     refs: Vec<bool>,
-    matches: Vec<(usize, usize)>,
+    matches: usize,
     top: Vec<u32>,
     below: Vec<u32>,
 }
@@ -695,16 +823,30 @@ struct Alignment {
 impl Alignment {
     fn reset(&mut self, hyp_len: usize, ref_len: usize) {
         self.hyp.clear();
-        self.hyp.resize(hyp_len, false);
+        self.hyp.resize(hyp_len, NONE);
         self.refs.clear();
         self.refs.resize(ref_len, false);
-        self.matches.clear();
+        self.matches = 0;
+    }
+
+    fn hyp_used(&self) -> impl ExactSizeIterator<Item = bool> + '_ {
+        self.hyp.iter().map(|&j| j != NONE)
     }
 
     fn mark(&mut self, i: usize, j: usize) {
-        self.hyp[i] = true;
+        self.hyp[i] = j as u32;
         self.refs[j] = true;
-        self.matches.push((i, j));
+        self.matches += 1;
+    }
+
+    /// nltk's `_count_chunks`: runs of matches adjacent on both sides.
+    fn chunks(&self) -> usize {
+        let joined = self
+            .hyp
+            .windows(2)
+            .filter(|w| w[0] != NONE && w[1] == w[0] + 1)
+            .count();
+        self.matches - joined
     }
 
     /// nltk's `_match_enums`: from the last unmatched hypothesis item to the first, match the
@@ -731,7 +873,7 @@ impl Alignment {
             self.below.push(under);
         }
         for i in (0..hyp.len()).rev() {
-            if self.hyp[i] {
+            if self.hyp[i] != NONE {
                 continue;
             }
             let Some(top) = self.top.get_mut(hyp[i] as usize) else {
@@ -779,6 +921,38 @@ mod tests {
         );
         assert_eq!(single_meteor_score::<&str>(&[], &["a"], &p).unwrap(), 0.0);
         assert!(meteor_score::<&str>(&[], &["a"], &p).is_err());
+    }
+
+    #[test]
+    fn packed_words_are_their_short_keys_and_flag_capitals() {
+        let flagged = |b: &[u8]| b.iter().any(|c| c.is_ascii_uppercase() || !c.is_ascii());
+        for a in 0..=255u8 {
+            for b in [0u8, b'@', b'A', b'Z', b'[', b'a', b'z', 0x7f, 0x80, 0xff] {
+                for word in [
+                    &[a][..],
+                    &[a, b],
+                    &[b, a, b'x'],
+                    &[b'x', b'y', b'z', b, a, b'Q', a],
+                ] {
+                    let n = word.len();
+                    // The word alone, then with text after it, before it, around it.
+                    for (before, after) in [(0, 0), (0, 9), (9, 0), (3, 3)] {
+                        let mut text = vec![b'_'; before];
+                        text.extend_from_slice(word);
+                        text.extend(std::iter::repeat_n(b'_', after));
+                        let Some(packed) = pack_short(&text, before, n) else {
+                            // Neither the 8 bytes from its start nor those ending with it.
+                            assert!(before + 8 > text.len() && before + n < 8, "{text:?}");
+                            continue;
+                        };
+                        assert_eq!(packed_needs_lower(packed), flagged(word), "{word:?}");
+                        let key = packed | (n as u64) << 56;
+                        assert_eq!(short_key(word), Some(key), "{word:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(pack_short(b"abcdefghij", 1, 8), None);
     }
 
     #[test]
