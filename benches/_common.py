@@ -29,6 +29,28 @@ def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     return statistics.median(times), out
 
 
+def interleaved(calls: dict[str, tuple[Callable[[], None], Callable[[], Any]]],
+                rounds: int) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """Wall times of each call over `rounds` rounds that make every call once, in turn, each after
+    its untimed setup; and each call's last result. The machines these run on are shared and their
+    speed drifts: calls compared within one round see the same machine, so ratios come from the
+    rounds (`median_ratio`), not from medians taken minutes apart."""
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    out: dict[str, Any] = {}
+    for _ in range(rounds):
+        for name, (setup, fn) in calls.items():
+            setup()
+            start = time.perf_counter()
+            out[name] = fn()
+            times[name].append(time.perf_counter() - start)
+    return times, out
+
+
+def median_ratio(fast: list[float], fast_pairs: int, slow: list[float], slow_pairs: int) -> float:
+    """The median over rounds of (pairs per second of `fast`) / (pairs per second of `slow`)."""
+    return statistics.median((fast_pairs / a) / (slow_pairs / b) for a, b in zip(fast, slow))
+
+
 def agreement(ours: np.ndarray, ref: list[float]) -> str:
     """How many values are bit-identical to the reference's, and the largest difference."""
     ref_arr = np.asarray(ref, dtype=np.float64)

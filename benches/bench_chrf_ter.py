@@ -5,8 +5,10 @@
 For each task it prints pairs per second for rapideval on one thread and on all threads, for
 sacrebleu (one ``sentence_*`` call per pair, as users call it), the ratio rapideval(1 thread) /
 sacrebleu, and whether the values agree (rows that are bit-identical, max |difference|). The corpus
-rows time one corpus call over all pairs. Times are medians of --repeats runs. Speed is measured here
-and never asserted in tests.
+rows time one corpus call over all pairs. Every implementation runs once per round (--repeats rounds; a
+third as many for the corpus rows): rates are medians over the rounds, ratios the medians of the ratios
+within each round (the machine's speed drifts less within a round). Speed is measured here and never
+asserted in tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
 to --pairs rows.
@@ -16,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, load_pairs, median_time
+from _common import agreement, interleaved, load_pairs, median_ratio
 from rapideval.metrics.chrf import chrf, corpus_chrf
 from rapideval.metrics.ter import corpus_ter, ter
 
@@ -32,31 +35,37 @@ def row(impl: str, pairs_per_s: float, ratio: str, values: str) -> None:
 def bench_sentence(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarray],
                    reference: Callable[[int], list[float]]) -> None:
     print(f"\n{task}")
-    rapideval.set_num_threads(1)
-    t1, values = median_time(ours, repeats)
-    rapideval.set_num_threads(0)
-    tn, values_n = median_time(ours, repeats)
-    assert np.array_equal(values.view(np.int64), values_n.view(np.int64)), "thread count changed results"
+    times, out = interleaved({
+        "ours": (lambda: rapideval.set_num_threads(1), ours),
+        "ours_all": (lambda: rapideval.set_num_threads(0), ours),
+        "sacrebleu": (lambda: rapideval.set_num_threads(1), lambda: reference(n_ref)),
+    }, repeats)
+    values = out["ours"]
+    assert np.array_equal(values.view(np.int64), out["ours_all"].view(np.int64)), "thread count changed results"
     n = len(values)
-    row("rapideval (1 thread)", n / t1, "", "")
-    row(f"rapideval ({rapideval.get_num_threads()} threads)", n / tn, f"{t1 / tn:.2f}x 1 thr", "")
-    t, ref_values = median_time(lambda: reference(n_ref), max(1, repeats // 2))
-    rate = n_ref / t
-    row("sacrebleu 2.6.0", rate, f"{(n / t1) / rate:,.1f}x", agreement(values[:n_ref], ref_values))
+    report(times, n, n_ref, agreement(values[:n_ref], out["sacrebleu"]))
 
 
 def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], reference: Callable[[], float]) -> None:
     print(f"\n{task}")
-    rapideval.set_num_threads(1)
-    t1, value = median_time(ours, repeats)
+    times, out = interleaved({
+        "ours": (lambda: rapideval.set_num_threads(1), ours),
+        "ours_all": (lambda: rapideval.set_num_threads(0), ours),
+        "sacrebleu": (lambda: rapideval.set_num_threads(1), reference),
+    }, max(1, repeats // 3))
+    value, ref_value = out["ours"], out["sacrebleu"]
+    assert value == out["ours_all"], "thread count changed the result"
+    report(times, n, n, "bit-identical" if value.hex() == ref_value.hex() else f"DIFFERENT {value!r} vs {ref_value!r}")
+
+
+def report(times: dict[str, list[float]], n: int, n_ref: int, values: str) -> None:
+    """Rows for rapideval on one and on all threads and for sacrebleu, from interleaved rounds."""
     rapideval.set_num_threads(0)
-    tn, value_n = median_time(ours, repeats)
-    assert value == value_n, "thread count changed the result"
-    row("rapideval (1 thread)", n / t1, "", "")
-    row(f"rapideval ({rapideval.get_num_threads()} threads)", n / tn, f"{t1 / tn:.2f}x 1 thr", "")
-    t, ref_value = median_time(reference, 1)
-    same = "bit-identical" if value.hex() == ref_value.hex() else f"DIFFERENT {value!r} vs {ref_value!r}"
-    row("sacrebleu 2.6.0", n / t, f"{(n / t1) / (n / t):,.1f}x", same)
+    row("rapideval (1 thread)", n / statistics.median(times["ours"]), "", "")
+    row(f"rapideval ({rapideval.get_num_threads()} threads)", n / statistics.median(times["ours_all"]),
+        f"{median_ratio(times['ours_all'], n, times['ours'], n):.2f}x 1 thr", "")
+    row("sacrebleu 2.6.0", n_ref / statistics.median(times["sacrebleu"]),
+        f"{median_ratio(times['ours'], n, times['sacrebleu'], n_ref):,.1f}x", values)
 
 
 def main() -> None:
@@ -70,7 +79,7 @@ def main() -> None:
 
     hyps, refs = load_pairs(args.pairs)
     m = args.reference_pairs
-    print(f"{args.pairs} pairs (sacrebleu timed on {m}); medians of {args.repeats} runs; {os.cpu_count()} cores")
+    print(f"{args.pairs} pairs (sacrebleu timed on {m}); {args.repeats} interleaved rounds; {os.cpu_count()} cores")
 
     for name, word_order in (("chrF", 0), ("chrF++", 2)):
         bench_sentence(f"sacrebleu sentence_chrf, {name} (word_order={word_order})", m, args.repeats,

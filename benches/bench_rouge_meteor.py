@@ -6,7 +6,9 @@ For each task it prints pairs per second for rapideval on one thread and on all 
 reference implementation (rouge-score 0.1.2; nltk 3.10.4 METEOR through promptflow-evals 0.3.5), the
 ratio rapideval(1 thread) / reference, and whether the values agree (entries that are bit-identical,
 max |difference|). It also times the first METEOR call of a fresh process (loading the WordNet table).
-Times are medians of --repeats runs. Speed is measured here and never asserted in tests.
+Every implementation runs once per round, --repeats rounds: rates are medians over the rounds, ratios the
+medians of the ratios within each round (the machine's speed drifts less within a round). Speed is
+measured here and never asserted in tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
 to --pairs rows.
@@ -16,13 +18,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, load_pairs, median_time
+from _common import agreement, interleaved, load_pairs, median_ratio
 from rapideval.compat import nltk_meteor
 from rapideval.metrics.meteor import meteor
 from rapideval.metrics.rouge import rouge
@@ -35,28 +38,32 @@ def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarra
                ours_distinct: Callable[[], np.ndarray] | None = None) -> None:
     """``ours`` scores all pairs (``values_per_pair`` values each, pair-major); the reference scores
     the first ``n_ref``. ``ours_distinct`` scores only those first ``n_ref`` pairs, all distinct (the
-    tiled pairs repeat words, which METEOR's per-call memo of stems and synonyms profits from)."""
+    tiled pairs repeat words, which METEOR's per-call memo of stems and synonyms profits from).
+    Each runs once per round, ``repeats`` rounds; ratios are medians of the rounds' ratios."""
     print(f"\n{task}")
-    rapideval.set_num_threads(1)
-    t1, values = median_time(ours, repeats)
-    rapideval.set_num_threads(0)
-    tn, values_n = median_time(ours, repeats)
-    assert np.array_equal(values.view(np.int64), values_n.view(np.int64)), "thread count changed results"
-    n = len(values) // values_per_pair
-    print(f"  {'rapideval (1 thread)':<40} {n / t1:>12,.0f} pairs/s")
-    print(f"  {f'rapideval ({rapideval.get_num_threads()} threads)':<40} {n / tn:>12,.0f} pairs/s  {t1 / tn:.2f}x 1 thread")
     name, run = reference
     run(2)  # warm-up: nltk loads WordNet on its first look-up
-    t, ref_values = median_time(lambda: run(n_ref), max(1, repeats // 2))
-    rate = n_ref / t
+    one_thread = lambda: rapideval.set_num_threads(1)  # noqa: E731
+    calls = {"ours": (one_thread, ours), "ours_all": (lambda: rapideval.set_num_threads(0), ours)}
     if ours_distinct is not None:
-        rapideval.set_num_threads(1)
-        td, _ = median_time(ours_distinct, 3 * repeats)
-        rapideval.set_num_threads(0)
+        calls["distinct"] = (one_thread, ours_distinct)
+    calls[name] = (one_thread, lambda: run(n_ref))
+    times, out = interleaved(calls, repeats)
+    values = out["ours"]
+    assert np.array_equal(values.view(np.int64), out["ours_all"].view(np.int64)), "thread count changed results"
+    n = len(values) // values_per_pair
+    rate = lambda key, pairs: pairs / statistics.median(times[key])  # noqa: E731
+    scaling = median_ratio(times["ours_all"], n, times["ours"], n)
+    rapideval.set_num_threads(0)
+    print(f"  {'rapideval (1 thread)':<40} {rate('ours', n):>12,.0f} pairs/s")
+    print(f"  {f'rapideval ({rapideval.get_num_threads()} threads)':<40} {rate('ours_all', n):>12,.0f} pairs/s  "
+          f"{scaling:.2f}x 1 thread")
+    if ours_distinct is not None:
         label = f"rapideval (1 thread, {n_ref} distinct pairs)"
-        print(f"  {label:<40} {n_ref / td:>12,.0f} pairs/s  {(n_ref / td) / rate:,.1f}x")
-    print(f"  {name:<40} {rate:>12,.0f} pairs/s  {(n / t1) / rate:,.1f}x  "
-          f"{agreement(values[: n_ref * values_per_pair], ref_values)}")
+        print(f"  {label:<40} {rate('distinct', n_ref):>12,.0f} pairs/s  "
+              f"{median_ratio(times['distinct'], n_ref, times[name], n_ref):,.1f}x")
+    print(f"  {name:<40} {rate(name, n_ref):>12,.0f} pairs/s  {median_ratio(times['ours'], n, times[name], n_ref):,.1f}x  "
+          f"{agreement(values[: n_ref * values_per_pair], out[name])}")
 
 
 def first_meteor_call_seconds() -> float:
@@ -83,7 +90,7 @@ def main() -> None:
 
     hyps, refs = load_pairs(args.pairs)
     m = args.reference_pairs
-    print(f"{args.pairs} pairs (references timed on {m}); medians of {args.repeats} runs; {os.cpu_count()} cores")
+    print(f"{args.pairs} pairs (references timed on {m}); {args.repeats} interleaved rounds; {os.cpu_count()} cores")
     loads = [first_meteor_call_seconds() for _ in range(3)]
     print(f"first METEOR call of a process (WordNet table load): {min(loads) * 1000:.0f} ms (best of 3)")
 

@@ -6,8 +6,10 @@ For each task it prints pairs per second for rapideval on one thread and on all 
 reference implementation that is installed (nltk, promptflow-evals, sacrebleu, bleuscore, fast-bleu), the
 ratio rapideval(1 thread) / reference, and whether the values agree with the exact reference (rows that
 are bit-identical, max |difference|); other rapideval entry points for the same task (the one-call-per-pair
-compat drop-in) get a line with their own ratio to the exact reference. Times are medians of --repeats
-runs. Speed is measured here and never asserted in tests.
+compat drop-in) get a line with their own ratio to the exact reference. Every implementation runs once
+per round, --repeats rounds: rates are medians over the rounds, ratios the medians of the ratios within
+each round (the machine's speed drifts less within a round). Speed is measured here and never asserted in
+tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
 to --pairs rows.
@@ -17,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 from collections import Counter
 from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, load_pairs, median_time
+from _common import agreement, interleaved, load_pairs, median_ratio
 from rapideval.compat import nltk as compat_nltk
 from rapideval.metrics.bleu import bleu
 from rapideval.metrics.f1 import f1
@@ -61,34 +64,36 @@ class Table:
 def bench_task(table: Table, task: str, n_ref: int, repeats: int,
                ours: Callable[[], np.ndarray], references: dict[str, Callable[[int], list[float]]],
                exact: str | None, variants: dict[str, Callable[[], np.ndarray]] | None = None) -> None:
-    """Time `ours` on one thread and on all threads, then each reference; `variants` are other
-    rapideval entry points for the same task, timed on one thread and compared with the exact
-    reference too."""
+    """Time `ours` on one thread and on all threads, each reference, and `variants` (other rapideval
+    entry points for the same task, on one thread), in `repeats` interleaved rounds; ratios are
+    medians of the rounds' ratios."""
     print(f"\n{task}")
-    rapideval.set_num_threads(1)
-    t1, values = median_time(ours, repeats)
-    variant_times = {}
-    for name, run in (variants or {}).items():
-        t, variant_values = median_time(run, repeats)
-        assert np.array_equal(values.view(np.int64), variant_values.view(np.int64)), f"{name} disagrees"
-        variant_times[name] = t
-    rapideval.set_num_threads(0)
-    tn, values_n = median_time(ours, repeats)
-    assert np.array_equal(values.view(np.int64), values_n.view(np.int64)), "thread count changed results"
+    one_thread = lambda: rapideval.set_num_threads(1)  # noqa: E731
+    all_threads = lambda: rapideval.set_num_threads(0)  # noqa: E731
+    calls = {"ours": (one_thread, ours), "ours_all": (all_threads, ours)}
+    calls.update({name: (one_thread, run) for name, run in (variants or {}).items()})
+    calls.update({name: (one_thread, lambda run=run: run(n_ref)) for name, run in references.items()})
+    times, out = interleaved(calls, repeats)
+    values = out["ours"]
+    assert np.array_equal(values.view(np.int64), out["ours_all"].view(np.int64)), "thread count changed results"
+    for name in variants or {}:
+        assert np.array_equal(values.view(np.int64), out[name].view(np.int64)), f"{name} disagrees"
     n = len(values)
+    t1 = statistics.median(times["ours"])
+    rapideval.set_num_threads(0)
+    threads = rapideval.get_num_threads()
     table.add(task, "rapideval (1 thread)", n / t1, "", "")
-    table.add(task, f"rapideval ({rapideval.get_num_threads()} threads)", n / tn, f"{t1 / tn:.2f}x 1 thr", "")
-    exact_rate = None
-    for name, run in references.items():
-        t, ref_values = median_time(lambda: run(n_ref), max(1, repeats // 2))
-        rate = n_ref / t
-        if name == exact:
-            exact_rate = rate
-        agree = agreement(values[:n_ref], ref_values) if name == exact else "(different definition)"
-        table.add(task, name, rate, f"{(n / t1) / rate:,.1f}x", agree)
-    for name, t in variant_times.items():
-        ratio = f"{(n / t) / exact_rate:,.1f}x" if exact_rate else ""
-        table.add(task, f"{name} (1 thread)", n / t, ratio, "(same values as rapideval)")
+    scaling = median_ratio(times["ours_all"], n, times["ours"], n)
+    table.add(task, f"rapideval ({threads} threads)", n / statistics.median(times["ours_all"]),
+              f"{scaling:.2f}x 1 thr", "")
+    for name in references:
+        rate = n_ref / statistics.median(times[name])
+        agree = agreement(values[:n_ref], out[name]) if name == exact else "(different definition)"
+        table.add(task, name, rate, f"{median_ratio(times['ours'], n, times[name], n_ref):,.1f}x", agree)
+    for name in variants or {}:
+        ratio = f"{median_ratio(times[name], n, times[exact], n_ref):,.1f}x" if exact else ""
+        table.add(task, f"{name} (1 thread)", n / statistics.median(times[name]), ratio,
+                  "(same values as rapideval)")
 
 
 def main() -> None:
@@ -105,7 +110,7 @@ def main() -> None:
 
     hyps, refs = load_pairs(args.pairs)
     m = args.reference_pairs
-    print(f"{args.pairs} pairs (references timed on {m}); medians of {args.repeats} runs; {os.cpu_count()} cores")
+    print(f"{args.pairs} pairs (references timed on {m}); {args.repeats} interleaved rounds; {os.cpu_count()} cores")
     table = Table()
     tokenize = _promptflow_tokenizer()
     hyp_tok = [tokenize(h) for h in hyps]
