@@ -34,7 +34,8 @@ def interleaved(calls: dict[str, tuple[Callable[[], None], Callable[[], Any]]],
     """Wall times of each call over `rounds` rounds that make every call once, in turn, each after
     its untimed setup; and each call's last result. The machines these run on are shared and their
     speed drifts: calls compared within one round see the same machine, so ratios come from the
-    rounds (`median_ratio`), not from medians taken minutes apart."""
+    rounds (`median_ratio`), not from medians taken minutes apart. A setup that changes the thread
+    pool should also make one untimed call (`warm`): a new pool's threads start cold."""
     times: dict[str, list[float]] = {name: [] for name in calls}
     out: dict[str, Any] = {}
     for _ in range(rounds):
@@ -44,6 +45,17 @@ def interleaved(calls: dict[str, tuple[Callable[[], None], Callable[[], Any]]],
             out[name] = fn()
             times[name].append(time.perf_counter() - start)
     return times, out
+
+
+def warm(threads: int, fn: Callable[[], Any]) -> Callable[[], None]:
+    """A setup for `interleaved`: use `threads` threads (0: all cores), then call `fn` once untimed."""
+    import rapideval
+
+    def setup() -> None:
+        rapideval.set_num_threads(threads)
+        fn()
+
+    return setup
 
 
 def median_ratio(fast: list[float], fast_pairs: int, slow: list[float], slow_pairs: int) -> float:

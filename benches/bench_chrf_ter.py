@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, interleaved, load_pairs, median_ratio
+from _common import agreement, interleaved, load_pairs, median_ratio, warm
 from rapideval.metrics.chrf import chrf, corpus_chrf
 from rapideval.metrics.ter import corpus_ter, ter
 
@@ -36,8 +36,8 @@ def bench_sentence(task: str, n_ref: int, repeats: int, ours: Callable[[], np.nd
                    reference: Callable[[int], list[float]]) -> None:
     print(f"\n{task}")
     times, out = interleaved({
-        "ours": (lambda: rapideval.set_num_threads(1), ours),
-        "ours_all": (lambda: rapideval.set_num_threads(0), ours),
+        "ours": (warm(1, ours), ours),
+        "ours_all": (warm(0, ours), ours),
         "sacrebleu": (lambda: rapideval.set_num_threads(1), lambda: reference(n_ref)),
     }, repeats)
     values = out["ours"]
@@ -49,8 +49,8 @@ def bench_sentence(task: str, n_ref: int, repeats: int, ours: Callable[[], np.nd
 def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], reference: Callable[[], float]) -> None:
     print(f"\n{task}")
     times, out = interleaved({
-        "ours": (lambda: rapideval.set_num_threads(1), ours),
-        "ours_all": (lambda: rapideval.set_num_threads(0), ours),
+        "ours": (warm(1, ours), ours),
+        "ours_all": (warm(0, ours), ours),
         "sacrebleu": (lambda: rapideval.set_num_threads(1), reference),
     }, max(1, repeats // 3))
     value, ref_value = out["ours"], out["sacrebleu"]

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, interleaved, load_pairs, median_ratio
+from _common import agreement, interleaved, load_pairs, median_ratio, warm
 from rapideval.compat import nltk_meteor
 from rapideval.metrics.meteor import meteor
 from rapideval.metrics.rouge import rouge
@@ -43,11 +43,10 @@ def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarra
     print(f"\n{task}")
     name, run = reference
     run(2)  # warm-up: nltk loads WordNet on its first look-up
-    one_thread = lambda: rapideval.set_num_threads(1)  # noqa: E731
-    calls = {"ours": (one_thread, ours), "ours_all": (lambda: rapideval.set_num_threads(0), ours)}
+    calls = {"ours": (warm(1, ours), ours), "ours_all": (warm(0, ours), ours)}
     if ours_distinct is not None:
-        calls["distinct"] = (one_thread, ours_distinct)
-    calls[name] = (one_thread, lambda: run(n_ref))
+        calls["distinct"] = (warm(1, ours_distinct), ours_distinct)
+    calls[name] = (lambda: rapideval.set_num_threads(1), lambda: run(n_ref))
     times, out = interleaved(calls, repeats)
     values = out["ours"]
     assert np.array_equal(values.view(np.int64), out["ours_all"].view(np.int64)), "thread count changed results"

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, interleaved, load_pairs, median_ratio
+from _common import agreement, interleaved, load_pairs, median_ratio, warm
 from rapideval.compat import nltk as compat_nltk
 from rapideval.metrics.bleu import bleu
 from rapideval.metrics.f1 import f1
@@ -68,10 +68,9 @@ def bench_task(table: Table, task: str, n_ref: int, repeats: int,
     entry points for the same task, on one thread), in `repeats` interleaved rounds; ratios are
     medians of the rounds' ratios."""
     print(f"\n{task}")
+    calls = {"ours": (warm(1, ours), ours), "ours_all": (warm(0, ours), ours)}
+    calls.update({name: (warm(1, run), run) for name, run in (variants or {}).items()})
     one_thread = lambda: rapideval.set_num_threads(1)  # noqa: E731
-    all_threads = lambda: rapideval.set_num_threads(0)  # noqa: E731
-    calls = {"ours": (one_thread, ours), "ours_all": (all_threads, ours)}
-    calls.update({name: (one_thread, run) for name, run in (variants or {}).items()})
     calls.update({name: (one_thread, lambda run=run: run(n_ref)) for name, run in references.items()})
     times, out = interleaved(calls, repeats)
     values = out["ours"]
