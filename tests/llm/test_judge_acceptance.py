@@ -15,6 +15,10 @@ from judge_server import Reply
 from rapideval.llm import JudgeFailure, JudgeRequest, JudgeResult, Limits, RetryPolicy
 
 ROWS = 2000
+# A hang outlasts the client's timeout; the timeout is far above a normal reply's latency even on a busy
+# CI machine (where replies took up to 0.27 s, so a 0.3 s timeout failed healthy calls).
+TIMEOUT = 1.5
+HANG = 2.5
 
 
 def _faulty():
@@ -36,7 +40,7 @@ def _faulty():
         if kind == "malformed":
             return Reply(contents=['{"score": 3, "reason": "unfinished'])
         if kind == "hang":
-            return Reply(delay=0.6)
+            return Reply(delay=HANG)
         return None
 
     return script, tally
@@ -60,7 +64,7 @@ def test_two_thousand_calls_with_faults_then_rerun(serve, client_for, tmp_path) 
     script, tally = _faulty()
     server = serve(script=script, answer=_answer)
     path = tmp_path / "c.sqlite3"
-    limits = Limits(rpm=None, tpm=None, concurrency=64, timeout=0.3)
+    limits = Limits(rpm=None, tpm=None, concurrency=64, timeout=TIMEOUT)
     retry = RetryPolicy(max_attempts=6, base_delay=0.005, max_delay=0.05, max_retry_after=0.05)
     reqs = [JudgeRequest(i, "score", [{"role": "user", "content": _prompt(i)}], Rating, "score") for i in range(ROWS)]
     started = time.monotonic()
