@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod metrics;
+pub mod parallel;
 pub mod text;
 
 #[cfg(feature = "python")]

@@ -15,12 +15,13 @@ pub use super::ngrams::{HashToken, Id, Token};
 use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::Tokenizer;
 
 /// One value per n-gram order (or per weight vector), inline up to the usual 4.
 pub type Orders<T> = SmallVec<[T; 4]>;
 
-/// Corpora with at least this many segments count their n-grams in parallel.
+/// Corpora with at least this many segments count their n-grams in parallel (on a pool thread).
 const PARALLEL_SEGMENTS: usize = 64;
 
 /// `SmoothingFunction().method0` … `method7`.
@@ -224,7 +225,7 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
         return Err(Raised::new(PyExc::ZeroDivision, "Fraction(0, 0)"));
     }
     // Integer sums: the grouping of the parallel fold cannot change them.
-    let totals = if segments.len() >= PARALLEL_SEGMENTS {
+    let totals = if segments.len() >= PARALLEL_SEGMENTS && parallel::on_pool() {
         segments
             .par_iter()
             .with_min_len(16)
@@ -572,11 +573,12 @@ pub fn bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     smoothing: &Smoothing,
     auto_reweigh: bool,
 ) -> Vec<Result<f64>> {
-    responses
-        .par_iter()
-        .zip(references)
-        .with_min_len(8)
-        .map(|(response, refs)| {
+    parallel::map_pairs(
+        responses,
+        references,
+        8,
+        || (),
+        |(), response, refs| {
             bleu_text(
                 response,
                 refs.as_ref(),
@@ -585,8 +587,8 @@ pub fn bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
                 smoothing,
                 auto_reweigh,
             )
-        })
-        .collect()
+        },
+    )
 }
 
 /// `bleu_tokens` for every row of pre-tokenised responses and references, in parallel.
@@ -596,10 +598,9 @@ pub fn bleu_tokens_batch<T: Token + Sync, R: AsRef<[T]> + Sync>(
     smoothing: &Smoothing,
     auto_reweigh: bool,
 ) -> Vec<Result<f64>> {
-    rows.par_iter()
-        .with_min_len(16)
-        .map(|s| bleu_tokens(s.hypothesis, s.references, weights, smoothing, auto_reweigh))
-        .collect()
+    parallel::map(rows, 16, |s| {
+        bleu_tokens(s.hypothesis, s.references, weights, smoothing, auto_reweigh)
+    })
 }
 
 #[cfg(test)]

@@ -15,9 +15,9 @@
 //! into one `u64` key when the ids are narrow enough; otherwise suffixes are sorted as slices.
 
 use ahash::RandomState;
-use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::unicode::{ascii_non_space_mask, is_py_space, py_lower, py_split, AsciiWords};
 use crate::text::{long_key, short_key};
 
@@ -689,16 +689,18 @@ pub fn sentence_chrf_batch<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .map_init(Scratch::default, |scratch, (h, r)| {
+    parallel::map_pairs(
+        hypotheses,
+        references,
+        1,
+        Scratch::default,
+        |scratch, h, r| {
             Ok(f_score(
                 cfg,
                 segment_stats_with(cfg, scratch, h, r.as_ref())?,
             ))
-        })
-        .collect()
+        },
+    )
 }
 
 /// `CHRF(...).corpus_score(hypotheses, references)` with references given per segment: the score
@@ -713,13 +715,13 @@ pub fn corpus_chrf<'a, R: AsRef<[&'a str]> + Sync>(
             "corpus chrF needs at least one segment".to_string(),
         ));
     }
-    let segments: Vec<Result<Vec<u64>>> = hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .map_init(Scratch::default, |scratch, (h, r)| {
-            segment_stats_with(cfg, scratch, h, r.as_ref()).map(<[u64]>::to_vec)
-        })
-        .collect();
+    let segments: Vec<Result<Vec<u64>>> = parallel::map_pairs(
+        hypotheses,
+        references,
+        1,
+        Scratch::default,
+        |scratch, h, r| segment_stats_with(cfg, scratch, h, r.as_ref()).map(<[u64]>::to_vec),
+    );
     let mut total = vec![0u64; cfg.stats_len()];
     for (row, s) in segments.into_iter().enumerate() {
         let s = s.map_err(|e| Error::InvalidValue(format!("row {row}: {e}")))?;

@@ -2,9 +2,9 @@
 //! SQuAD-normalised text or raw as ragas' `ExactMatch` (`float(reference == response)`).
 
 use ahash::AHashMap;
-use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::squad::normalize_answer;
 use crate::text::unicode::py_strip;
 
@@ -50,12 +50,13 @@ pub fn f1_score_batch<'a, R: AsRef<[&'a str]> + Sync>(
     answers: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    answers
-        .par_iter()
-        .zip(references.par_iter())
-        .with_min_len(16)
-        .map(|(a, refs)| best_over_references(refs.as_ref(), |g| f1_score(a, g)))
-        .collect()
+    parallel::map_pairs(
+        answers,
+        references,
+        16,
+        || (),
+        |(), a, refs| best_over_references(refs.as_ref(), |g| f1_score(a, g)),
+    )
 }
 
 /// The best `exact_match` of each answer over its references, in parallel.
@@ -64,12 +65,13 @@ pub fn exact_match_batch<'a, R: AsRef<[&'a str]> + Sync>(
     references: &[R],
     normalize: bool,
 ) -> Vec<Result<f64>> {
-    answers
-        .par_iter()
-        .zip(references.par_iter())
-        .with_min_len(16)
-        .map(|(a, refs)| best_over_references(refs.as_ref(), |g| Ok(exact_match(a, g, normalize))))
-        .collect()
+    parallel::map_pairs(
+        answers,
+        references,
+        16,
+        || (),
+        |(), a, refs| best_over_references(refs.as_ref(), |g| Ok(exact_match(a, g, normalize))),
+    )
 }
 
 fn best_over_references(refs: &[&str], score: impl Fn(&str) -> Result<f64>) -> Result<f64> {

@@ -10,12 +10,13 @@ use super::ngrams::{with_ngrams, Ngrams, Token, ABSENT};
 use super::pynum::count_ratio;
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::Tokenizer;
 
 /// nltk.util.MAX_EVERYGRAMS_DEFAULT_LEN: the longest sequence `everygrams` accepts with `max_len=-1`.
 const MAX_EVERYGRAMS_DEFAULT_LEN: usize = 256;
 
-/// Corpora with at least this many segments count their n-grams in parallel.
+/// Corpora with at least this many segments count their n-grams in parallel (on a pool thread).
 const PARALLEL_SEGMENTS: usize = 64;
 
 /// How many times `everygrams` yields the prefix of length `j` of a window of length `h`: it yields
@@ -220,7 +221,7 @@ fn gleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync>(
     let counts = |ngrams: &mut Ngrams, s: &Segment<'_, T, R>| {
         segment_counts(ngrams, s.references, s.hypothesis, min_len, max_len)
     };
-    let per_segment: Vec<_> = if segments.len() >= PARALLEL_SEGMENTS {
+    let per_segment: Vec<_> = if segments.len() >= PARALLEL_SEGMENTS && parallel::on_pool() {
         segments
             .par_iter()
             .with_min_len(16)
@@ -304,12 +305,13 @@ pub fn gleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     min_len: i64,
     max_len: i64,
 ) -> Vec<Result<f64>> {
-    responses
-        .par_iter()
-        .zip(references)
-        .with_min_len(8)
-        .map(|(response, refs)| gleu_text(response, refs.as_ref(), tokenizer, min_len, max_len))
-        .collect()
+    parallel::map_pairs(
+        responses,
+        references,
+        8,
+        || (),
+        |(), response, refs| gleu_text(response, refs.as_ref(), tokenizer, min_len, max_len),
+    )
 }
 
 /// `sentence_gleu` for every row of pre-tokenised responses and references, in parallel.
@@ -318,10 +320,9 @@ pub fn gleu_tokens_batch<T: Token + Sync, R: AsRef<[T]> + Sync>(
     min_len: i64,
     max_len: i64,
 ) -> Vec<Result<f64>> {
-    rows.par_iter()
-        .with_min_len(16)
-        .map(|s| sentence_gleu(s.references, s.hypothesis, min_len, max_len).map_err(Error::from))
-        .collect()
+    parallel::map(rows, 16, |s| {
+        sentence_gleu(s.references, s.hypothesis, min_len, max_len).map_err(Error::from)
+    })
 }
 
 #[cfg(test)]

@@ -14,12 +14,11 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rayon::prelude::*;
-
 use super::wordnet::{wordnet, WordNet};
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::unicode::{for_each_py_word, py_lower};
-use crate::text::{long_key, porter, short_key, Tokenizer, Tokens};
+use crate::text::{long_key, packed_at, porter, short_key, Tokenizer, Tokens};
 
 /// The weights of `single_meteor_score` (nltk and promptflow defaults: 0.9, 3.0, 0.5).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -104,7 +103,7 @@ pub fn best(scores: impl Iterator<Item = Result<f64>>) -> Result<f64> {
 }
 
 /// promptflow's `MeteorScoreEvaluator` on texts: each text tokenized with `tokenizer`, each row
-/// scored against its references with nltk's `meteor_score`, in parallel on the current rayon pool.
+/// scored against its references with nltk's `meteor_score`, in parallel on a pool thread.
 pub fn meteor_batch(
     responses: &[&str],
     references: &[&[&str]],
@@ -113,15 +112,17 @@ pub fn meteor_batch(
 ) -> Vec<Result<f64>> {
     let options = Options::nltk(params);
     let call = next_call();
-    responses
-        .par_iter()
-        .zip(references.par_iter())
-        .map(|(response, refs)| {
+    parallel::map_pairs(
+        responses,
+        references,
+        1,
+        || (),
+        |(), response, refs| {
             with_scorer(call, |scorer| {
                 scorer.texts(response, refs, tokenizer, &options)
             })
-        })
-        .collect()
+        },
+    )
 }
 
 static CALLS: AtomicU64 = AtomicU64::new(0);
@@ -497,7 +498,7 @@ impl Scorer {
             let bytes = text.as_bytes();
             for_each_py_word(text, |word| {
                 let start = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-                let packed = pack_short(bytes, start, word.len());
+                let packed = packed_at(bytes, start, word.len());
                 ids.push(vocab.number_word_at(word, packed, lowercase));
             });
         } else {
@@ -769,26 +770,6 @@ impl Vocabulary {
     }
 }
 
-/// The `len` bytes of `text` from `start`, little-endian in a `u64`, if `len` is below 8 and
-/// `text` has 8 bytes around them: one load and a mask or a shift, whatever the length.
-#[inline(always)]
-fn pack_short(text: &[u8], start: usize, len: usize) -> Option<u64> {
-    if len >= 8 {
-        return None;
-    }
-    let eight = |at: usize| {
-        let bytes = text.get(at..at.wrapping_add(8))?;
-        <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
-    };
-    match eight(start) {
-        Some(x) => Some(x & ((1u64 << (8 * len)) - 1)),
-        // Near the end of the text: the 8 bytes that end with the token.
-        None => {
-            eight((start + len).wrapping_sub(8)).and_then(|x| x.checked_shr(8 * (8 - len) as u32))
-        }
-    }
-}
-
 /// [`needs_lower`] of a word of at most 8 bytes packed little-endian in `x` (zero past its end):
 /// a byte is flagged by its high bit if it is not ASCII, or if adding 0x3F carries into the
 /// high bit (at least `A`) while adding 0x25 does not (at most `Z`).
@@ -924,7 +905,7 @@ mod tests {
     }
 
     #[test]
-    fn packed_words_are_their_short_keys_and_flag_capitals() {
+    fn packed_words_flag_capitals_and_non_ascii() {
         let flagged = |b: &[u8]| b.iter().any(|c| c.is_ascii_uppercase() || !c.is_ascii());
         for a in 0..=255u8 {
             for b in [0u8, b'@', b'A', b'Z', b'[', b'a', b'z', 0x7f, 0x80, 0xff] {
@@ -934,25 +915,13 @@ mod tests {
                     &[b, a, b'x'],
                     &[b'x', b'y', b'z', b, a, b'Q', a],
                 ] {
-                    let n = word.len();
-                    // The word alone, then with text after it, before it, around it.
-                    for (before, after) in [(0, 0), (0, 9), (9, 0), (3, 3)] {
-                        let mut text = vec![b'_'; before];
-                        text.extend_from_slice(word);
-                        text.extend(std::iter::repeat_n(b'_', after));
-                        let Some(packed) = pack_short(&text, before, n) else {
-                            // Neither the 8 bytes from its start nor those ending with it.
-                            assert!(before + 8 > text.len() && before + n < 8, "{text:?}");
-                            continue;
-                        };
-                        assert_eq!(packed_needs_lower(packed), flagged(word), "{word:?}");
-                        let key = packed | (n as u64) << 56;
-                        assert_eq!(short_key(word), Some(key), "{word:?}");
-                    }
+                    let mut text = word.to_vec();
+                    text.resize(8, b'_');
+                    let packed = packed_at(&text, 0, word.len()).expect("8 bytes from its start");
+                    assert_eq!(packed_needs_lower(packed), flagged(word), "{word:?}");
                 }
             }
         }
-        assert_eq!(pack_short(b"abcdefghij", 1, 8), None);
     }
 
     #[test]

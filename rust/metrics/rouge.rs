@@ -10,9 +10,8 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use rayon::prelude::*;
-
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::punkt;
 use crate::text::rouge_tokenize::{RougeTokenizer, TokenArena};
 
@@ -315,7 +314,7 @@ fn score_multi_into<S: AsRef<str>>(
     Ok(())
 }
 
-/// [`score_multi`] for every row (prediction, its targets), in parallel on the current rayon pool:
+/// [`score_multi`] for every row (prediction, its targets), in parallel on a pool thread:
 /// the scores row after row, `max(1, types.len())` slots per row (the first `types.len()` used, so
 /// that a row still reports its error without types), and each row's outcome.
 pub fn score_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
@@ -326,14 +325,11 @@ pub fn score_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
 ) -> (Vec<Score>, Vec<Result<()>>) {
     let stride = types.len().max(1);
     let mut scores = vec![INT_ZERO; predictions.len() * stride];
-    let outcomes = scores
-        .par_chunks_mut(stride)
-        .zip(predictions.par_iter().zip(targets.par_iter()))
-        .map(|(row, (p, t))| {
+    let outcomes =
+        parallel::map_chunks_mut(&mut scores, stride, predictions, targets, |row, p, t| {
             let row = row.get_mut(..types.len()).unwrap_or_default();
             score_multi_into(t.as_ref(), p, types, opts, row)
-        })
-        .collect();
+        });
     (scores, outcomes)
 }
 

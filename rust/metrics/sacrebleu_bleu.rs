@@ -6,9 +6,9 @@
 //! corpus, sentence and resampled scores all come from the same two functions.
 
 use ahash::AHashMap;
-use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::sacrebleu::SacrebleuTokenizer;
 use crate::text::unicode::{py_lower, py_rstrip, py_split};
 
@@ -280,11 +280,13 @@ pub fn corpus_stats<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<Vec<i64>>> {
-    hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .map(|(h, r)| segment_stats(cfg, h, r.as_ref()))
-        .collect()
+    parallel::map_pairs(
+        hypotheses,
+        references,
+        1,
+        || (),
+        |(), h, r| segment_stats(cfg, h, r.as_ref()),
+    )
 }
 
 /// The element-wise sum of segment statistics (sacrebleu's `sum_of_lists`).
@@ -323,11 +325,13 @@ pub fn sentence_bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .map(|(h, r)| sentence_bleu(cfg, h, r.as_ref()).map(|s| s.score))
-        .collect()
+    parallel::map_pairs(
+        hypotheses,
+        references,
+        1,
+        || (),
+        |(), h, r| sentence_bleu(cfg, h, r.as_ref()).map(|s| s.score),
+    )
 }
 
 #[cfg(test)]

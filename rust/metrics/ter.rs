@@ -15,9 +15,9 @@
 //! Each segment reduces to `(edits, average reference length)`; a corpus sums them in order.
 
 use ahash::AHashMap;
-use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::text::ter_tokenize::{tercom_tokenize, TercomOptions};
 use crate::text::unicode::{py_rstrip, py_split};
 
@@ -615,11 +615,13 @@ pub fn sentence_ter_batch<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .map(|(h, r)| sentence_ter(opts, h, r.as_ref()).map(|s| s.score))
-        .collect()
+    parallel::map_pairs(
+        hypotheses,
+        references,
+        1,
+        || (),
+        |(), h, r| sentence_ter(opts, h, r.as_ref()).map(|s| s.score),
+    )
 }
 
 /// `TER(...).corpus_score(hypotheses, references)` with references given per segment: segment
@@ -634,11 +636,13 @@ pub fn corpus_ter<'a, R: AsRef<[&'a str]> + Sync>(
             "corpus TER needs at least one segment".to_string(),
         ));
     }
-    let segments: Vec<Result<TerStats>> = hypotheses
-        .par_iter()
-        .zip(references.par_iter())
-        .map(|(h, r)| segment_stats(opts, h, r.as_ref()))
-        .collect();
+    let segments: Vec<Result<TerStats>> = parallel::map_pairs(
+        hypotheses,
+        references,
+        1,
+        || (),
+        |(), h, r| segment_stats(opts, h, r.as_ref()),
+    );
     let mut total = TerStats {
         edits: 0,
         ref_length: 0.0,

@@ -4,6 +4,13 @@
 use std::borrow::Cow;
 use std::ffi::CString;
 
+use super::{check_same_length, first_error, items, pool_for, run_rows, to_numpy, TextRows};
+use crate::metrics::bleu::{
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, HashToken, Id, Method,
+    Param, PyExc, Raised, Segment, Smoothing,
+};
+use crate::parallel;
+use crate::text::{short_key, Tokenizer};
 use numpy::PyArray1;
 use pyo3::exceptions::{
     PyAssertionError, PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyUserWarning,
@@ -12,14 +19,6 @@ use pyo3::exceptions::{
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
-use rayon::prelude::*;
-
-use super::{check_same_length, first_error, items, run_detached, to_numpy, TextRows};
-use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, HashToken, Id, Method,
-    Param, PyExc, Raised, Segment, Smoothing,
-};
-use crate::text::{short_key, Tokenizer};
 
 /// Corpora with at least this many segments are counted with the GIL released.
 const DETACH_SEGMENTS: usize = 64;
@@ -205,9 +204,6 @@ impl<'py> TokenCorpus<'py> {
         f(&references, &hypotheses)
     }
 }
-
-/// Batches with at least this many rows read their tokens in parallel.
-const PARALLEL_ROWS: usize = 64;
 
 /// Rows read together (one output buffer each).
 const CHUNK_ROWS: usize = 32;
@@ -435,8 +431,9 @@ impl TokenRows {
             return Err(PyTypeError::new_err("responses: expected a list of str"));
         };
         let rows = raw_responses.len.min(raw_references.len);
+        let chunk_indices: Vec<usize> = (0..rows.div_ceil(CHUNK_ROWS)).collect();
         let read = || -> Vec<(Chunk, Option<(usize, Bad)>)> {
-            let read_chunk = |c: usize, scratch: &mut Scratch<'_>| {
+            let read_chunk = |scratch: &mut Scratch<'_>, &c: &usize| {
                 let mut chunk = Chunk {
                     ids: Vec::with_capacity(scratch.last_ids),
                     list_ends: Vec::with_capacity(scratch.last_lists),
@@ -465,22 +462,16 @@ impl TokenRows {
                 scratch.last_lists = chunk.list_ends.len().min(1 << 12);
                 (chunk, None)
             };
-            let chunks = rows.div_ceil(CHUNK_ROWS);
-            if rows < PARALLEL_ROWS {
-                let mut scratch = Scratch::default();
-                (0..chunks).map(|c| read_chunk(c, &mut scratch)).collect()
-            } else {
-                (0..chunks)
-                    .into_par_iter()
-                    .map_init(Scratch::default, |scratch, c| read_chunk(c, scratch))
-                    .collect()
-            }
+            parallel::map_init(&chunk_indices, 1, Scratch::default, read_chunk)
         };
-        let mut read_rows = if rows < PARALLEL_ROWS {
-            read()
-        } else {
-            super::pool()?.install(read)
+        // On the pool (see `run_rows`), or on this thread.
+        let read_all = || -> PyResult<_> {
+            Ok(match pool_for(rows)? {
+                Some(pool) => pool.install(read),
+                None => read(),
+            })
         };
+        let mut read_rows = read_all()?;
         if let Some(&(first, bad)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
             if bad == Bad::NotReady {
                 // Readying a legacy string may allocate: done here, on the GIL thread, by reading
@@ -488,11 +479,7 @@ impl TokenRows {
                 for row in first..rows {
                     check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
                 }
-                read_rows = if rows < PARALLEL_ROWS {
-                    read()
-                } else {
-                    super::pool()?.install(read)
-                };
+                read_rows = read_all()?;
             }
         }
         if let Some(&(row, _)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
@@ -506,42 +493,43 @@ impl TokenRows {
         })
     }
 
-    /// Runs `f` on the segments (one per row) of each chunk in parallel, and concatenates what it
-    /// returns.
+    /// The number of rows.
+    pub(super) fn len(&self) -> usize {
+        self.chunks.iter().map(|c| c.row_ends.len()).sum()
+    }
+
+    /// Runs `f` on the segments (one per row) of each chunk (in parallel on a pool thread), and
+    /// concatenates what it returns.
     pub(super) fn map_chunks<O: Send>(
         &self,
         f: impl Fn(&[Segment<'_, Id, &[Id]>]) -> Vec<O> + Sync,
     ) -> Vec<O> {
-        let per_chunk: Vec<Vec<O>> = self
-            .chunks
-            .par_iter()
-            .map(|chunk| {
-                let mut start = 0;
-                let lists: Vec<&[Id]> = chunk
-                    .list_ends
-                    .iter()
-                    .map(|&end| {
-                        let list = chunk.ids.get(start..end).unwrap_or(&[]);
-                        start = end;
-                        list
-                    })
-                    .collect();
-                let mut start = 0;
-                let segments: Vec<Segment<'_, Id, &[Id]>> = chunk
-                    .row_ends
-                    .iter()
-                    .map(|&end| {
-                        let segment = Segment {
-                            hypothesis: lists.get(start).copied().unwrap_or(&[]),
-                            references: lists.get(start + 1..end).unwrap_or(&[]),
-                        };
-                        start = end;
-                        segment
-                    })
-                    .collect();
-                f(&segments)
-            })
-            .collect();
+        let per_chunk: Vec<Vec<O>> = parallel::map(&self.chunks, 1, |chunk| {
+            let mut start = 0;
+            let lists: Vec<&[Id]> = chunk
+                .list_ends
+                .iter()
+                .map(|&end| {
+                    let list = chunk.ids.get(start..end).unwrap_or(&[]);
+                    start = end;
+                    list
+                })
+                .collect();
+            let mut start = 0;
+            let segments: Vec<Segment<'_, Id, &[Id]>> = chunk
+                .row_ends
+                .iter()
+                .map(|&end| {
+                    let segment = Segment {
+                        hypothesis: lists.get(start).copied().unwrap_or(&[]),
+                        references: lists.get(start + 1..end).unwrap_or(&[]),
+                    };
+                    start = end;
+                    segment
+                })
+                .collect();
+            f(&segments)
+        });
         per_chunk.into_iter().flatten().collect()
     }
 }
@@ -730,7 +718,9 @@ fn nltk_corpus_bleu(
             })
             .collect();
         let stats = if segments.len() >= DETACH_SEGMENTS {
-            run_detached(py, || corpus_stats(&segments, max_order, &smoothing))?
+            run_rows(py, segments.len(), || {
+                corpus_stats(&segments, max_order, &smoothing)
+            })?
         } else {
             corpus_stats(&segments, max_order, &smoothing)
         }
@@ -799,7 +789,7 @@ fn bleu_tokens<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let smoothing = smoothing(method, epsilon, alpha, k)?;
     let rows = TokenRows::new(responses, references)?;
-    let scores = run_detached(py, || {
+    let scores = run_rows(py, rows.len(), || {
         rows.map_chunks(|segments| bleu_tokens_batch(segments, &weights, &smoothing, auto_reweigh))
     })?;
     Ok(to_numpy(py, first_error(scores)?))

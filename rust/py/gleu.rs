@@ -5,7 +5,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use super::bleu::{raise, TokenCorpus, TokenRows};
-use super::{first_error, run_detached, to_numpy, TextRows};
+use super::{first_error, run_rows, to_numpy, TextRows};
 use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch, gleu_tokens_batch};
 use crate::text::Tokenizer;
 
@@ -24,7 +24,9 @@ fn nltk_corpus_gleu(
     let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
     corpus.with_tokens(|references, hypotheses| {
         let score = if hypotheses.len() >= DETACH_SEGMENTS {
-            run_detached(py, || corpus_gleu(references, hypotheses, min_len, max_len))?
+            run_rows(py, hypotheses.len(), || {
+                corpus_gleu(references, hypotheses, min_len, max_len)
+            })?
         } else {
             corpus_gleu(references, hypotheses, min_len, max_len)
         };
@@ -60,7 +62,7 @@ fn gleu_tokens<'py>(
     max_len: i64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let rows = TokenRows::new(responses, references)?;
-    let scores = run_detached(py, || {
+    let scores = run_rows(py, rows.len(), || {
         rows.map_chunks(|segments| gleu_tokens_batch(segments, min_len, max_len))
     })?;
     Ok(to_numpy(py, first_error(scores)?))

@@ -1,14 +1,13 @@
 //! METEOR bindings: the batch function over texts, the token-list scorer behind the nltk drop-in,
 //! and WordNet look-ups.
 
-use pyo3::prelude::*;
-use pyo3::types::PyList;
-use rayon::prelude::*;
-
-use super::{run_detached, References, TextRows, Texts};
+use super::{run_rows, References, TextRows, Texts};
 use crate::metrics::meteor::{self as kernel, Options, Params, Stems, Synonyms};
 use crate::metrics::wordnet;
+use crate::parallel;
 use crate::text::Tokenizer;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 /// METEOR of every row (texts tokenized with `tokenizer`; several references: the best score).
 #[pyfunction]
@@ -95,8 +94,9 @@ fn wordnet_synonyms<'py>(
     let words = Texts::new(words, "words")?;
     let strs = words.strs()?;
     let wn = py.detach(wordnet::wordnet)?;
-    let out: Vec<Vec<&str>> =
-        run_detached(py, || strs.par_iter().map(|w| wn.synonyms(w)).collect())?;
+    let out: Vec<Vec<&str>> = run_rows(py, strs.len(), || {
+        parallel::map(&strs, 64, |w| wn.synonyms(w))
+    })?;
     PyList::new(py, out)
 }
 

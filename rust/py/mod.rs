@@ -81,7 +81,31 @@ where
     Ok(py.detach(|| pool.install(f)))
 }
 
-/// Use `n` worker threads for batch calls (0 = one per core).
+/// Batches with fewer rows run on the calling thread (see `crate::parallel`).
+const POOL_ROWS: usize = 16;
+
+/// The pool a batch of `rows` rows runs on: `None` for the calling thread, when the batch is
+/// small or the pool has one thread.
+fn pool_for(rows: usize) -> PyResult<Option<Arc<ThreadPool>>> {
+    let pool = pool()?;
+    Ok((rows >= POOL_ROWS && pool.current_num_threads() > 1).then_some(pool))
+}
+
+/// Release the GIL and run `f`, a batch of `rows` rows whose loops are `crate::parallel`'s: on the
+/// shared pool, or on this thread (see `pool_for`).
+pub(crate) fn run_rows<T, F>(py: Python<'_>, rows: usize, f: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce() -> T + Send,
+{
+    Ok(match pool_for(rows)? {
+        Some(pool) => py.detach(|| pool.install(f)),
+        None => py.detach(f),
+    })
+}
+
+/// Use `n` worker threads for batch calls (0 = one per core). Text-metric batches of fewer than 16
+/// rows, and every batch when `n` is 1, run on the calling thread (the GIL released all the same).
 #[pyfunction]
 fn set_num_threads(n: usize) -> PyResult<()> {
     let fresh = build_pool(n)?;
@@ -270,7 +294,7 @@ impl<'py> TextRows<'py> {
         })
     }
 
-    /// Runs `f(responses, references of each row)` with the GIL released, on the shared pool.
+    /// Runs `f(responses, references of each row)` with the GIL released (see `run_rows`).
     pub(crate) fn run<O: Send>(
         &self,
         py: Python<'_>,
@@ -278,7 +302,7 @@ impl<'py> TextRows<'py> {
     ) -> PyResult<O> {
         let responses = self.responses.strs()?;
         self.references
-            .with_rows(|references| run_detached(py, || f(&responses, references)))?
+            .with_rows(|references| run_rows(py, responses.len(), || f(&responses, references)))?
     }
 
     /// The per-row scores `f` computes, as a float64 array; the first failing row raises.

@@ -1,14 +1,13 @@
 //! ROUGE bindings: the batch function over columns, the per-call scorer behind the rouge-score
 //! drop-in, its tokenizer, and the Porter stemmer.
 
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use rayon::prelude::*;
-
-use super::{as_text, first_error, run_detached, to_numpy, TextRows, Texts};
+use super::{as_text, first_error, run_rows, to_numpy, TextRows, Texts};
 use crate::metrics::rouge::{self as kernel, Options, RougeType, Score};
+use crate::parallel;
 use crate::text::porter;
 use crate::text::rouge_tokenize::RougeTokenizer;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 
 fn parse_types(names: &[String]) -> PyResult<Vec<RougeType>> {
     Ok(names
@@ -124,10 +123,8 @@ fn rouge_tokenize<'py>(
     let kind = RougeTokenizer::from_name(tokenizer)?;
     let texts = Texts::new(texts, "texts")?;
     let strs = texts.strs()?;
-    let tokens: Vec<Vec<String>> = run_detached(py, || {
-        strs.par_iter()
-            .map(|t| kind.tokenize(t, use_stemmer))
-            .collect()
+    let tokens: Vec<Vec<String>> = run_rows(py, strs.len(), || {
+        parallel::map(&strs, 1, |t| kind.tokenize(t, use_stemmer))
     })?;
     PyList::new(py, tokens)
 }
@@ -137,8 +134,9 @@ fn rouge_tokenize<'py>(
 fn porter_stem<'py>(py: Python<'py>, words: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let words = Texts::new(words, "words")?;
     let strs = words.strs()?;
-    let stems: Vec<String> =
-        run_detached(py, || strs.par_iter().map(|w| porter::stem(w)).collect())?;
+    let stems: Vec<String> = run_rows(py, strs.len(), || {
+        parallel::map(&strs, 64, |w| porter::stem(w))
+    })?;
     PyList::new(py, stems)
 }
 

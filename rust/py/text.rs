@@ -1,11 +1,10 @@
 //! Tokenizer bindings: a list of texts in, one list of tokens (or one string) per text out.
 
+use super::{run_rows, Texts};
+use crate::parallel;
+use crate::text::{punkt, sacrebleu, squad, Tokenizer, Tokens};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use rayon::prelude::*;
-
-use super::{run_detached, Texts};
-use crate::text::{punkt, sacrebleu, squad, Tokenizer, Tokens};
 
 /// Tokens of every text with the named tokenizer.
 #[pyfunction]
@@ -17,14 +16,12 @@ fn tokenize<'py>(
     let kind = Tokenizer::from_name(tokenizer)?;
     let texts = Texts::new(texts, "texts")?;
     let strs = texts.strs()?;
-    let tokens: Vec<Tokens> = run_detached(py, || {
-        strs.par_iter()
-            .map(|t| {
-                let mut tokens = Tokens::with_capacity(t.len());
-                kind.tokenize_into(t, &mut tokens);
-                tokens
-            })
-            .collect()
+    let tokens: Vec<Tokens> = run_rows(py, strs.len(), || {
+        parallel::map(&strs, 1, |t| {
+            let mut tokens = Tokens::with_capacity(t.len());
+            kind.tokenize_into(t, &mut tokens);
+            tokens
+        })
     })?;
     let lists = tokens
         .iter()
@@ -38,8 +35,8 @@ fn tokenize<'py>(
 fn sent_tokenize<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let texts = Texts::new(texts, "texts")?;
     let strs = texts.strs()?;
-    let sentences: Vec<Vec<String>> = run_detached(py, || {
-        strs.par_iter().map(|t| punkt::sent_tokenize(t)).collect()
+    let sentences: Vec<Vec<String>> = run_rows(py, strs.len(), || {
+        parallel::map(&strs, 1, |t| punkt::sent_tokenize(t))
     })?;
     PyList::new(py, sentences)
 }
@@ -63,7 +60,7 @@ fn normalize<'py>(
     };
     let texts = Texts::new(texts, "texts")?;
     let strs = texts.strs()?;
-    let out: Vec<String> = run_detached(py, || strs.par_iter().map(|t| f(t)).collect())?;
+    let out: Vec<String> = run_rows(py, strs.len(), || parallel::map(&strs, 1, |t| f(t)))?;
     PyList::new(py, out)
 }
 

@@ -74,3 +74,39 @@ def test_huge_strings_do_not_crash():
     big = ("The quick brown fox jumps over the lazy dog. " * 25_000)[:1_000_000]
     for fn in BATCH.values():
         assert fn([big], [big]).shape == (1,)
+
+
+TEXT_BATCHES = {
+    "bleu": rapideval.bleu,
+    "bleu_tokens": lambda r, f: rapideval.bleu([x.split() for x in r], [x.split() for x in f], tokenizer=None),
+    "gleu": rapideval.gleu,
+    "gleu_tokens": lambda r, f: rapideval.gleu([x.split() for x in r], [x.split() for x in f], tokenizer=None),
+    "sacrebleu_bleu": rapideval.sacrebleu_bleu,
+    "f1": rapideval.f1,
+    "exact_match": rapideval.exact_match,
+    "rouge": lambda r, f: rapideval.rouge(r, f, rouge_types=("rouge2", "rougeLsum"))["rougeLsum"].fmeasure,
+    "meteor": rapideval.meteor,
+    "chrf": rapideval.chrf,
+    "ter": rapideval.ter,
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_BATCHES))
+def test_calling_thread_and_pool_give_the_same_values(name):
+    # Batches under 16 rows, and all batches on one thread, run on the calling thread; the others on
+    # the pool. Every path must give the same bytes.
+    fn = TEXT_BATCHES[name]
+    # No empty cell: F1 raises on one.
+    responses = [r or "an answer" for r in RESPONSES] * 20
+    references = REFERENCES * 20
+    before = rapideval.get_num_threads()
+    try:
+        rapideval.set_num_threads(4)
+        pooled = fn(responses, references)
+        in_small_batches = np.concatenate([fn(responses[i : i + 5], references[i : i + 5]) for i in range(0, 80, 5)])
+        rapideval.set_num_threads(1)
+        one_thread = fn(responses, references)
+    finally:
+        rapideval.set_num_threads(before)
+    assert pooled.shape == (80,)
+    assert pooled.tobytes() == in_small_batches.tobytes() == one_thread.tobytes()
