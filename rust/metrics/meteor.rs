@@ -18,7 +18,7 @@ use super::wordnet::{wordnet, WordNet};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::text::unicode::{for_each_py_word, py_lower};
-use crate::text::{long_key, packed_at, porter, short_key, Tokenizer, Tokens};
+use crate::text::{long_key, porter, short_key, short_key_at, Tokenizer, Tokens};
 
 /// The weights of `single_meteor_score` (nltk and promptflow defaults: 0.9, 3.0, 0.5).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -498,8 +498,8 @@ impl Scorer {
             let bytes = text.as_bytes();
             for_each_py_word(text, |word| {
                 let start = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-                let packed = packed_at(bytes, start, word.len());
-                ids.push(vocab.number_word_at(word, packed, lowercase));
+                let key = short_key_at(bytes, start, word.len());
+                ids.push(vocab.number_word_at(word, key, lowercase));
             });
         } else {
             self.tokens.clear();
@@ -644,14 +644,12 @@ impl Vocabulary {
         self.cased_word(token)
     }
 
-    /// [`Vocabulary::number_word`] of a token whose bytes, if it is shorter than 8 bytes, are
-    /// `packed` little-endian (zero past its end): a known lower-case token is then found with no
-    /// branch per byte or per length and no call, so that the tokenizer's loop can take it in.
+    /// [`Vocabulary::number_word`] of a token with its [`short_key`], if it has one: a known
+    /// lower-case token is then found with no branch per byte or per length and no call, so that
+    /// the tokenizer's loop can take it in.
     #[inline(always)]
-    fn number_word_at(&mut self, token: &str, packed: Option<u64>, lowercase: bool) -> u32 {
-        let short = packed.filter(|&word| !lowercase || !packed_needs_lower(word));
-        // `short_key` of the token.
-        let key = short.map(|word| word | (token.len() as u64) << 56);
+    fn number_word_at(&mut self, token: &str, key: Option<u64>, lowercase: bool) -> u32 {
+        let key = key.filter(|&key| !lowercase || !packed_needs_lower(key));
         match key.and_then(|key| self.strings.find_short(key)) {
             Some(id) => id,
             None => self.number_new_or_long(token, lowercase),
@@ -770,9 +768,10 @@ impl Vocabulary {
     }
 }
 
-/// [`needs_lower`] of a word of at most 8 bytes packed little-endian in `x` (zero past its end):
-/// a byte is flagged by its high bit if it is not ASCII, or if adding 0x3F carries into the
-/// high bit (at least `A`) while adding 0x25 does not (at most `Z`).
+/// [`needs_lower`] of a word from its [`short_key`] (or of any bytes packed little-endian in
+/// `x`, with bytes below `A` past them): a byte is flagged by its high bit if it is not ASCII, or
+/// if adding 0x3F carries into the high bit (at least `A`) while adding 0x25 does not (at most
+/// `Z`).
 fn packed_needs_lower(x: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x80 * ONES;
@@ -905,7 +904,7 @@ mod tests {
     }
 
     #[test]
-    fn packed_words_flag_capitals_and_non_ascii() {
+    fn short_keys_flag_capitals_and_non_ascii() {
         let flagged = |b: &[u8]| b.iter().any(|c| c.is_ascii_uppercase() || !c.is_ascii());
         for a in 0..=255u8 {
             for b in [0u8, b'@', b'A', b'Z', b'[', b'a', b'z', 0x7f, 0x80, 0xff] {
@@ -915,10 +914,8 @@ mod tests {
                     &[b, a, b'x'],
                     &[b'x', b'y', b'z', b, a, b'Q', a],
                 ] {
-                    let mut text = word.to_vec();
-                    text.resize(8, b'_');
-                    let packed = packed_at(&text, 0, word.len()).expect("8 bytes from its start");
-                    assert_eq!(packed_needs_lower(packed), flagged(word), "{word:?}");
+                    let key = short_key(word).expect("a short word");
+                    assert_eq!(packed_needs_lower(key), flagged(word), "{word:?}");
                 }
             }
         }

@@ -107,11 +107,10 @@ pub fn short_key(b: &[u8]) -> Option<u64> {
     Some(key)
 }
 
-/// The `len` bytes of `text` from `start`, little-endian in a `u64` (zero past them), if `len` is
-/// below 8 and `text` has 8 bytes around them: one load and a mask or a shift, whatever the length.
-/// With `len` in the top byte (`| (len as u64) << 56`) it is the token's [`short_key`].
+/// The [`short_key`] of the `len` bytes of `text` from `start`. Where `text` has 8 bytes around
+/// them (all but the shortest texts), one load and a mask or a shift, whatever the length.
 #[inline(always)]
-pub fn packed_at(text: &[u8], start: usize, len: usize) -> Option<u64> {
+pub fn short_key_at(text: &[u8], start: usize, len: usize) -> Option<u64> {
     if len >= 8 {
         return None;
     }
@@ -119,11 +118,15 @@ pub fn packed_at(text: &[u8], start: usize, len: usize) -> Option<u64> {
         let bytes = text.get(at..at.wrapping_add(8))?;
         <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
     };
-    match eight(start) {
+    let packed = match eight(start) {
         Some(x) => Some(x & ((1u64 << (8 * len)) - 1)),
         // Near the end of the text: the 8 bytes that end with the token.
         None => eight((start + len).wrapping_sub(8))
             .map(|x| x.checked_shr(8 * (8 - len) as u32).unwrap_or(0)),
+    };
+    match packed {
+        Some(bytes) => Some(bytes | (len as u64) << 56),
+        None => short_key(text.get(start..start.checked_add(len)?)?),
     }
 }
 
@@ -202,7 +205,7 @@ mod tests {
     use std::collections::HashMap;
 
     #[test]
-    fn packed_tokens_are_their_short_keys() {
+    fn short_keys_in_place_are_the_tokens_short_keys() {
         for a in 0..=255u8 {
             for b in [0u8, b'A', b'a', 0x7f, 0x80, 0xff] {
                 for token in [
@@ -213,22 +216,19 @@ mod tests {
                     &[b'x', b, a, b'Q', a, b, a],
                 ] {
                     let n = token.len();
-                    // The token alone, then with text after it, before it, around it.
-                    for (before, after) in [(0, 0), (0, 9), (9, 0), (3, 3)] {
+                    // The token alone, then with text after it, before it, around it: every way
+                    // of reading it (from its start, ending with it, neither).
+                    for (before, after) in [(0, 0), (0, 9), (9, 0), (3, 3), (1, 1)] {
                         let mut text = vec![b'_'; before];
                         text.extend_from_slice(token);
                         text.extend(std::iter::repeat_n(b'_', after));
-                        let Some(packed) = packed_at(&text, before, n) else {
-                            // Neither the 8 bytes from its start nor those ending with it.
-                            assert!(before + 8 > text.len() && before + n < 8, "{text:?}");
-                            continue;
-                        };
-                        assert_eq!(short_key(token), Some(packed | (n as u64) << 56));
+                        assert_eq!(short_key_at(&text, before, n), short_key(token));
                     }
                 }
             }
         }
-        assert_eq!(packed_at(b"abcdefghij", 1, 8), None);
+        assert_eq!(short_key_at(b"abcdefghij", 1, 8), None);
+        assert_eq!(short_key_at(b"abc", 2, 2), None);
     }
 
     #[test]

@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 
-use super::porter;
 use super::unicode::{is_regex_word, py_lower};
+use super::{porter, short_key_at};
 use crate::error::{Error, Result};
 
 /// How ROUGE turns a text into tokens.
@@ -79,24 +79,10 @@ impl TokenArena {
             .unwrap_or("")
     }
 
-    /// Token `i` packed in a u64 (its bytes, little-endian) if it has at most 7 bytes: tokens hold
-    /// no NUL byte, so two such tokens are equal exactly when their keys are.
+    /// The [`short_key`](crate::text::short_key) of token `i`, if it has at most 7 bytes.
     pub fn short_key(&self, i: usize) -> Option<u64> {
         let &(start, end) = self.spans.get(i)?;
-        let len = end.checked_sub(start)?;
-        if len > 7 {
-            return None;
-        }
-        let bytes = self.text.as_bytes();
-        let word = match bytes.get(start..start + 8) {
-            Some(eight) => u64::from_le_bytes(eight.try_into().ok()?),
-            None => {
-                let mut buf = [0u8; 8];
-                buf.get_mut(..len)?.copy_from_slice(bytes.get(start..end)?);
-                u64::from_le_bytes(buf)
-            }
-        };
-        Some(word & !(u64::MAX << (8 * len)))
+        short_key_at(self.text.as_bytes(), start, end.checked_sub(start)?)
     }
 
     /// The number of tokens.
