@@ -2,7 +2,7 @@
 //! the GIL (naming the row and field of any bad value), runs the pure Rust kernel detached on the
 //! shared thread pool, and maps `crate::error::Error` to Python exceptions here and nowhere else.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -37,7 +37,18 @@ struct Pool {
     pool: Arc<ThreadPool>,
 }
 
-static POOL: Mutex<Option<Pool>> = Mutex::new(None);
+/// The pool in use, then the pools of other thread counts used before, most recent first: going
+/// back to one of those starts no threads, and finds them warm.
+static POOLS: Mutex<Vec<Pool>> = Mutex::new(Vec::new());
+
+/// Pools kept, the one in use included.
+const KEPT_POOLS: usize = 4;
+
+fn lock_pools() -> PyResult<MutexGuard<'static, Vec<Pool>>> {
+    POOLS
+        .lock()
+        .map_err(|_| PyValueError::new_err("thread pool lock poisoned"))
+}
 
 fn build_pool(threads: usize) -> PyResult<Pool> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -51,20 +62,19 @@ fn build_pool(threads: usize) -> PyResult<Pool> {
     })
 }
 
-/// The pool batch calls run on. A forked child gets a fresh pool: the parent's worker threads do
-/// not exist there, and waiting on them would hang.
+/// The pool batch calls run on. A forked child gets a fresh pool of the same size: the parent's
+/// worker threads do not exist there, and waiting on them would hang.
 fn pool() -> PyResult<Arc<ThreadPool>> {
-    let mut guard = POOL
-        .lock()
-        .map_err(|_| PyValueError::new_err("thread pool lock poisoned"))?;
+    let mut pools = lock_pools()?;
     let pid = std::process::id();
-    match guard.as_ref() {
+    match pools.first() {
         Some(p) if p.pid == pid => Ok(p.pool.clone()),
         stale => {
             let threads = stale.map_or(0, |p| p.threads);
+            pools.clear();
             let fresh = build_pool(threads)?;
             let pool = fresh.pool.clone();
-            *guard = Some(fresh);
+            pools.push(fresh);
             Ok(pool)
         }
     }
@@ -106,13 +116,18 @@ where
 
 /// Use `n` worker threads for batch calls (0 = one per core). Text-metric batches of fewer than 16
 /// rows, and every batch when `n` is 1, run on the calling thread (the GIL released all the same).
+/// The pools of the last few thread counts are kept, so switching back starts no threads.
 #[pyfunction]
 fn set_num_threads(n: usize) -> PyResult<()> {
-    let fresh = build_pool(n)?;
-    let mut guard = POOL
-        .lock()
-        .map_err(|_| PyValueError::new_err("thread pool lock poisoned"))?;
-    *guard = Some(fresh);
+    let mut pools = lock_pools()?;
+    let pid = std::process::id();
+    pools.retain(|p| p.pid == pid);
+    let chosen = match pools.iter().position(|p| p.threads == n) {
+        Some(i) => pools.remove(i),
+        None => build_pool(n)?,
+    };
+    pools.insert(0, chosen);
+    pools.truncate(KEPT_POOLS);
     Ok(())
 }
 

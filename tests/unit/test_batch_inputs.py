@@ -3,6 +3,11 @@ that do not depend on the number of threads."""
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import warnings
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -106,3 +111,30 @@ def test_calling_thread_and_pool_give_the_same_values(name):
         rapideval.set_num_threads(before)
     assert pooled.shape == (80,)
     assert pooled.tobytes() == in_small_batches.tobytes() == one_thread.tobytes()
+
+
+def test_a_forked_child_scores_on_a_pool_of_its_own():
+    # The parent's worker threads do not exist in a forked child: waiting on them would hang.
+    before = rapideval.get_num_threads()
+    try:
+        rapideval.set_num_threads(3)
+        expected = rapideval.chrf(RESPONSES * 10, REFERENCES * 10)
+        read_end, write_end = os.pipe()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # Python 3.12+: fork of a threaded process
+            pid = os.fork()
+        if pid == 0:
+            try:
+                got = rapideval.chrf(RESPONSES * 10, REFERENCES * 10)
+                os.write(write_end, f"{rapideval.get_num_threads()} {got.tobytes() == expected.tobytes()}".encode())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        ready, _, _ = select.select([read_end], [], [], 60)
+        answer = os.read(read_end, 100).decode() if ready else "no answer in 60 s"
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    finally:
+        rapideval.set_num_threads(before)
+    assert answer == "3 True"
