@@ -131,6 +131,20 @@ impl<T, R> Clone for Segment<'_, T, R> {
 
 impl<T, R> Copy for Segment<'_, T, R> {}
 
+impl<'a, T> Segment<'a, T> {
+    /// nltk's `list_of_references` and `hypotheses` as segments (as far as the shorter goes).
+    pub fn corpus(list_of_references: &'a [Vec<Vec<T>>], hypotheses: &'a [Vec<T>]) -> Vec<Self> {
+        list_of_references
+            .iter()
+            .zip(hypotheses)
+            .map(|(references, hypothesis)| Segment {
+                references,
+                hypothesis,
+            })
+            .collect()
+    }
+}
+
 /// The reference length closest to the hypothesis length, the shorter one on ties.
 fn closest_ref_length<T, R: AsRef<[T]>>(references: &[R], hyp_len: usize) -> usize {
     references
@@ -504,15 +518,12 @@ pub fn corpus_bleu<T: Token + Sync>(
             "The number of hypotheses and their reference(s) should be the same ",
         ));
     }
-    let segments: Vec<Segment<'_, T>> = list_of_references
-        .iter()
-        .zip(hypotheses)
-        .map(|(references, hypothesis)| Segment {
-            references,
-            hypothesis,
-        })
-        .collect();
-    bleu_of_segments(&segments, weights, smoothing, auto_reweigh)
+    bleu_of_segments(
+        &Segment::corpus(list_of_references, hypotheses),
+        weights,
+        smoothing,
+        auto_reweigh,
+    )
 }
 
 /// nltk `sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)`.

@@ -213,7 +213,8 @@ fn everygram_counts<T: Token, R: AsRef<[T]>>(
         .collect()
 }
 
-fn gleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync>(
+/// nltk `corpus_gleu` of the segments.
+pub fn gleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync>(
     segments: &[Segment<'_, T, R>],
     min_len: i64,
     max_len: i64,
@@ -257,15 +258,11 @@ pub fn corpus_gleu<T: Token + Sync>(
             "The number of hypotheses and their reference(s) should be the same",
         ));
     }
-    let segments: Vec<Segment<'_, T>> = list_of_references
-        .iter()
-        .zip(hypotheses)
-        .map(|(references, hypothesis)| Segment {
-            references,
-            hypothesis,
-        })
-        .collect();
-    gleu_of_segments(&segments, min_len, max_len)
+    gleu_of_segments(
+        &Segment::corpus(list_of_references, hypotheses),
+        min_len,
+        max_len,
+    )
 }
 
 /// nltk `sentence_gleu(references, hypothesis, min_len, max_len)`.

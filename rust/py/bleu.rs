@@ -6,8 +6,8 @@ use std::ffi::CString;
 
 use super::{check_same_length, first_error, items, pool_for, run_rows, to_numpy, TextRows};
 use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, HashToken, Id, Method,
-    Param, PyExc, Raised, Segment, Smoothing,
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, CorpusStats, HashToken,
+    Id, Method, Param, PyExc, Raised, Segment, Smoothing, Token,
 };
 use crate::parallel;
 use crate::text::{short_key, Tokenizer};
@@ -344,6 +344,15 @@ struct Scratch<'a> {
     last_lists: usize,
 }
 
+/// What a row of references holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// One token list, or a list of token lists (the batch functions).
+    OneOrSeveral,
+    /// A non-empty list of token lists (nltk's `list_of_references`).
+    Corpus,
+}
+
 /// Reads row `row` (its response and references objects) and appends its ids to `chunk`.
 ///
 /// # Safety
@@ -352,6 +361,7 @@ struct Scratch<'a> {
 unsafe fn read_row<'a>(
     response: *mut ffi::PyObject,
     refs: *mut ffi::PyObject,
+    shape: Shape,
     chunk: &mut Chunk,
     scratch: &mut Scratch<'a>,
 ) -> Result<(), Bad> {
@@ -360,6 +370,9 @@ unsafe fn read_row<'a>(
     lists.push(RawList::of(response).ok_or(Bad::Invalid)?);
     let outer = RawList::of(refs).ok_or(Bad::Invalid)?;
     let nested = outer.len > 0 && RawList::of(outer.get(0)).is_some();
+    if !nested && shape == Shape::Corpus {
+        return Err(Bad::Invalid);
+    }
     if nested {
         for k in 0..outer.len {
             let reference = outer.get(k);
@@ -396,7 +409,6 @@ impl TokenRows {
         responses: &Bound<'_, PyAny>,
         references: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let py = responses.py();
         let columns = [(responses, "responses"), (references, "references")];
         for (column, name) in columns {
             if !(column.is_instance_of::<PyList>() || column.is_instance_of::<PyTuple>()) {
@@ -406,12 +418,52 @@ impl TokenRows {
                 )));
             }
         }
-        check_same_length(
-            ("responses", responses.len()?),
-            ("references", references.len()?),
-        )?;
+        let rows = responses.len()?;
+        check_same_length(("responses", rows), ("references", references.len()?))?;
+        let mut read = Self::read(responses, references, Shape::OneOrSeveral)?;
+        if let Err((first, Bad::NotReady)) = read {
+            // Readying a legacy string may allocate: done here, on the GIL thread, by reading
+            // every row from the first one that needs it (which also finds the first error).
+            for row in first..rows {
+                check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
+            }
+            read = Self::read(responses, references, Shape::OneOrSeveral)?;
+        }
+        read.or_else(|(row, _)| {
+            check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
+            Err(PyValueError::new_err(format!(
+                "row {row}: the tokens changed while they were read"
+            )))
+        })
+    }
+
+    /// nltk `corpus_bleu`'s arguments as rows, if they are lists (or tuples) of the same length
+    /// whose every hypothesis is a list of ready `str` tokens without lone surrogates, and whose
+    /// every row of references a non-empty list of such lists; `None` otherwise (the caller then
+    /// reads them as nltk iterates them).
+    pub(super) fn nltk_corpus(
+        list_of_references: &Bound<'_, PyAny>,
+        hypotheses: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Self>> {
+        let plain =
+            |c: &Bound<'_, PyAny>| c.is_instance_of::<PyList>() || c.is_instance_of::<PyTuple>();
+        if !(plain(list_of_references) && plain(hypotheses))
+            || list_of_references.len()? != hypotheses.len()?
+        {
+            return Ok(None);
+        }
+        Ok(Self::read(hypotheses, list_of_references, Shape::Corpus)?.ok())
+    }
+
+    /// Reads every row of two lists (or tuples) of the same length; the first row that cannot be
+    /// read, and why, if one cannot.
+    fn read(
+        responses: &Bound<'_, PyAny>,
+        references: &Bound<'_, PyAny>,
+        shape: Shape,
+    ) -> PyResult<Result<Self, (usize, Bad)>> {
         // Without a GIL other threads may change lists: read a snapshot of every list instead.
-        let snapshots = if gil_disabled(py) {
+        let snapshots = if gil_disabled(responses.py()) {
             Some((snapshot(responses, 3)?, snapshot(references, 4)?))
         } else {
             None
@@ -420,7 +472,7 @@ impl TokenRows {
             Some((r, f)) => (r, f),
             None => (responses, references),
         };
-        // SAFETY: both are lists or tuples (checked above).
+        // SAFETY: both are lists or tuples (checked by the callers).
         let (raw_responses, raw_references) = unsafe {
             (
                 RawList::of(responses_read.as_ptr()),
@@ -449,6 +501,7 @@ impl TokenRows {
                         read_row(
                             raw_responses.get(row),
                             raw_references.get(row),
+                            shape,
                             &mut chunk,
                             scratch,
                         )
@@ -465,32 +518,16 @@ impl TokenRows {
             parallel::map_init(&chunk_indices, 1, Scratch::default, read_chunk)
         };
         // On the pool (see `run_rows`), or on this thread.
-        let read_all = || -> PyResult<_> {
-            Ok(match pool_for(rows)? {
-                Some(pool) => pool.install(read),
-                None => read(),
-            })
+        let read_rows = match pool_for(rows)? {
+            Some(pool) => pool.install(read),
+            None => read(),
         };
-        let mut read_rows = read_all()?;
-        if let Some(&(first, bad)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
-            if bad == Bad::NotReady {
-                // Readying a legacy string may allocate: done here, on the GIL thread, by reading
-                // every row from the first one that needs it (which also finds the first error).
-                for row in first..rows {
-                    check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
-                }
-                read_rows = read_all()?;
-            }
+        if let Some(&bad) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
+            return Ok(Err(bad));
         }
-        if let Some(&(row, _)) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
-            check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
-            return Err(PyValueError::new_err(format!(
-                "row {row}: the tokens changed while they were read"
-            )));
-        }
-        Ok(TokenRows {
+        Ok(Ok(TokenRows {
             chunks: read_rows.into_iter().map(|(chunk, _)| chunk).collect(),
-        })
+        }))
     }
 
     /// The number of rows.
@@ -505,33 +542,54 @@ impl TokenRows {
         f: impl Fn(&[Segment<'_, Id, &[Id]>]) -> Vec<O> + Sync,
     ) -> Vec<O> {
         let per_chunk: Vec<Vec<O>> = parallel::map(&self.chunks, 1, |chunk| {
-            let mut start = 0;
-            let lists: Vec<&[Id]> = chunk
-                .list_ends
-                .iter()
-                .map(|&end| {
-                    let list = chunk.ids.get(start..end).unwrap_or(&[]);
-                    start = end;
-                    list
-                })
-                .collect();
-            let mut start = 0;
-            let segments: Vec<Segment<'_, Id, &[Id]>> = chunk
-                .row_ends
-                .iter()
-                .map(|&end| {
-                    let segment = Segment {
-                        hypothesis: lists.get(start).copied().unwrap_or(&[]),
-                        references: lists.get(start + 1..end).unwrap_or(&[]),
-                    };
-                    start = end;
-                    segment
-                })
-                .collect();
-            f(&segments)
+            let lists: Vec<&[Id]> = chunk.lists().collect();
+            f(&segments(&lists, chunk.row_ends.iter().copied()))
         });
         per_chunk.into_iter().flatten().collect()
     }
+
+    /// Runs `f` on the segments of all rows.
+    pub(super) fn with_segments<R>(&self, f: impl FnOnce(&[Segment<'_, Id, &[Id]>]) -> R) -> R {
+        let lists: Vec<&[Id]> = self.chunks.iter().flat_map(Chunk::lists).collect();
+        let mut lists_before = 0;
+        let row_ends = self.chunks.iter().flat_map(|chunk| {
+            let base = lists_before;
+            lists_before += chunk.list_ends.len();
+            chunk.row_ends.iter().map(move |&end| base + end)
+        });
+        f(&segments(&lists, row_ends))
+    }
+}
+
+impl Chunk {
+    /// Its token lists, in order.
+    fn lists(&self) -> impl Iterator<Item = &[Id]> {
+        let mut start = 0;
+        self.list_ends.iter().map(move |&end| {
+            let list = self.ids.get(start..end).unwrap_or(&[]);
+            start = end;
+            list
+        })
+    }
+}
+
+/// The segments of rows whose token lists (the hypothesis', then each reference's) are `lists`,
+/// each row's ending before the matching item of `row_ends`.
+fn segments<'a>(
+    lists: &'a [&'a [Id]],
+    row_ends: impl Iterator<Item = usize>,
+) -> Vec<Segment<'a, Id, &'a [Id]>> {
+    let mut start = 0;
+    row_ends
+        .map(|end| {
+            let segment = Segment {
+                hypothesis: lists.get(start).copied().unwrap_or(&[]),
+                references: lists.get(start + 1..end).unwrap_or(&[]),
+            };
+            start = end;
+            segment
+        })
+        .collect()
 }
 
 /// Whether other threads run Python code while this one holds its thread state (a free-threaded
@@ -702,43 +760,52 @@ fn nltk_corpus_bleu(
     k: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Vec<f64>>> {
     let smoothing = smoothing(method, epsilon, alpha, k)?;
-    let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
-    corpus.with_tokens(|references, hypotheses| {
-        if references.len() != hypotheses.len() {
-            return Err(PyAssertionError::new_err(
-                "The number of hypotheses and their reference(s) should be the same ",
-            ));
-        }
-        let segments: Vec<Segment<'_, &[u8]>> = references
-            .iter()
-            .zip(hypotheses)
-            .map(|(references, hypothesis)| Segment {
-                references,
-                hypothesis,
-            })
-            .collect();
-        let stats = if segments.len() >= DETACH_SEGMENTS {
-            run_rows(py, segments.len(), || {
-                corpus_stats(&segments, max_order, &smoothing)
+    let stats = match TokenRows::nltk_corpus(list_of_references, hypotheses)? {
+        Some(rows) => rows
+            .with_segments(|segments| count_corpus(py, segments, max_order, &smoothing))?
+            .map_err(raise)?,
+        None => {
+            let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
+            corpus.with_tokens(|references, hypotheses| {
+                if references.len() != hypotheses.len() {
+                    return Err(PyAssertionError::new_err(
+                        "The number of hypotheses and their reference(s) should be the same ",
+                    ));
+                }
+                let segments = Segment::corpus(references, hypotheses);
+                count_corpus(py, &segments, max_order, &smoothing)?.map_err(|e| corpus.key_error(e))
             })?
-        } else {
-            corpus_stats(&segments, max_order, &smoothing)
         }
-        .map_err(|e| corpus.key_error(e))?;
-        if stats.is_zero() {
-            return Ok(None);
+    };
+    if stats.is_zero() {
+        return Ok(None);
+    }
+    if smoothing.method == Method::Method0 {
+        for order in stats.zero_orders() {
+            zero_order_warning(py, order)?;
         }
-        if smoothing.method == Method::Method0 {
-            for order in stats.zero_orders() {
-                zero_order_warning(py, order)?;
-            }
-        }
-        let precisions = stats.smooth(&smoothing).map_err(raise)?;
-        weights
-            .iter()
-            .map(|w| stats.score(&precisions, w).map_err(raise))
-            .collect::<PyResult<Vec<f64>>>()
-            .map(Some)
+    }
+    let precisions = stats.smooth(&smoothing).map_err(raise)?;
+    weights
+        .iter()
+        .map(|w| stats.score(&precisions, w).map_err(raise))
+        .collect::<PyResult<Vec<f64>>>()
+        .map(Some)
+}
+
+/// `corpus_stats` of the segments, with the GIL released for a large corpus.
+fn count_corpus<T: Token + Sync, R: AsRef<[T]> + Sync>(
+    py: Python<'_>,
+    segments: &[Segment<'_, T, R>],
+    max_order: usize,
+    smoothing: &Smoothing,
+) -> PyResult<std::result::Result<CorpusStats, Raised>> {
+    Ok(if segments.len() >= DETACH_SEGMENTS {
+        run_rows(py, segments.len(), || {
+            corpus_stats(segments, max_order, smoothing)
+        })?
+    } else {
+        corpus_stats(segments, max_order, smoothing)
     })
 }
 

@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 
 use super::bleu::{raise, TokenCorpus, TokenRows};
 use super::{first_error, run_rows, to_numpy, TextRows};
-use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch, gleu_tokens_batch};
+use crate::metrics::bleu::Raised;
+use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch, gleu_of_segments, gleu_tokens_batch};
 use crate::text::Tokenizer;
 
 /// Corpora with at least this many segments are scored with the GIL released.
@@ -21,17 +22,30 @@ fn nltk_corpus_gleu(
     min_len: i64,
     max_len: i64,
 ) -> PyResult<f64> {
-    let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
-    corpus.with_tokens(|references, hypotheses| {
-        let score = if hypotheses.len() >= DETACH_SEGMENTS {
-            run_rows(py, hypotheses.len(), || {
-                corpus_gleu(references, hypotheses, min_len, max_len)
-            })?
+    // With the GIL released for a large corpus.
+    let detached = |rows: usize, score: &(dyn Fn() -> Result<f64, Raised> + Sync)| {
+        if rows >= DETACH_SEGMENTS {
+            run_rows(py, rows, score)
         } else {
-            corpus_gleu(references, hypotheses, min_len, max_len)
-        };
-        score.map_err(raise)
-    })
+            Ok(score())
+        }
+    };
+    let score = match TokenRows::nltk_corpus(list_of_references, hypotheses)? {
+        Some(rows) => rows.with_segments(|segments| {
+            detached(segments.len(), &|| {
+                gleu_of_segments(segments, min_len, max_len)
+            })
+        })?,
+        None => {
+            let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
+            corpus.with_tokens(|references, hypotheses| {
+                detached(hypotheses.len(), &|| {
+                    corpus_gleu(references, hypotheses, min_len, max_len)
+                })
+            })?
+        }
+    };
+    score.map_err(raise)
 }
 
 /// Sentence GLEU per row after tokenizing (promptflow-evals `GleuScoreEvaluator` with the

@@ -160,6 +160,25 @@ def test_large_corpus_counted_in_parallel(segments, method):
     )
 
 
+#: A corpus row in any shape nltk iterates: token lists or tuples, a str standing for its characters,
+#: no references at all, a lone surrogate. Plain rows are read by the fast path; one other row in a
+#: corpus sends the whole corpus down the general one.
+corpus_token_list = st.one_of(token_lists, token_lists.map(tuple), st.text(max_size=6), st.just(["\ud800", "a"]))
+odd_segment = st.tuples(st.one_of(references, st.lists(corpus_token_list, max_size=2).map(tuple)), corpus_token_list)
+
+
+@given(st.lists(st.tuples(references, token_lists), max_size=6), st.lists(odd_segment, max_size=2), st.randoms(), st.integers(0, 7))
+def test_corpus_bleu_of_mixed_row_shapes(plain, odd, rnd, method):
+    segments = plain + odd
+    rnd.shuffle(segments)
+    list_of_references = [r for r, _ in segments]
+    hypotheses = [h for _, h in segments]
+    theirs_sf, ours_sf = _smoothers((method, 0.1, 5, 5))
+    assert _outcome(ours.corpus_bleu, list_of_references, hypotheses, smoothing_function=ours_sf) == _outcome(
+        ref.corpus_bleu, list_of_references, hypotheses, smoothing_function=theirs_sf
+    )
+
+
 @given(st.text(max_size=8), st.lists(st.text(max_size=8), min_size=1, max_size=2), st.integers(0, 7))
 def test_strings_stand_for_their_characters(hyp, refs, method):
     # nltk iterates a str where it expects a token list; so do we.

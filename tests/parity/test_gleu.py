@@ -90,6 +90,22 @@ def test_large_corpus_scored_in_parallel(segments):
     assert _outcome(ours.corpus_gleu, list_of_references, hypotheses) == want
 
 
+#: A corpus row in any shape nltk iterates (see test_bleu.py): plain rows are read by the fast path;
+#: one other row in a corpus sends the whole corpus down the general one.
+corpus_token_list = st.one_of(token_lists, token_lists.map(tuple), st.text(max_size=6), st.just(["\ud800", "a"]))
+odd_segment = st.tuples(st.one_of(references, st.lists(corpus_token_list, max_size=2).map(tuple)), corpus_token_list)
+
+
+@given(st.lists(st.tuples(references, token_lists), max_size=6), st.lists(odd_segment, max_size=2), st.randoms(), lengths)
+def test_corpus_gleu_of_mixed_row_shapes(plain, odd, rnd, minmax):
+    segments = plain + odd
+    rnd.shuffle(segments)
+    list_of_references = [r for r, _ in segments]
+    hypotheses = [h for _, h in segments]
+    want = _outcome(ref.corpus_gleu, list_of_references, hypotheses, *minmax)
+    assert _outcome(ours.corpus_gleu, list_of_references, hypotheses, *minmax) == want
+
+
 @given(st.text(max_size=8), st.lists(st.text(max_size=8), max_size=2))
 def test_strings_stand_for_their_characters(hyp, refs):
     assert _outcome(ours.sentence_gleu, refs, hyp) == _outcome(ref.sentence_gleu, refs, hyp)
