@@ -137,6 +137,12 @@ pub fn next_call() -> u64 {
     CALLS.fetch_add(1, Ordering::Relaxed)
 }
 
+/// The call shared by every scoring of one pair of token lists (nltk's `meteor_score`): a loop of
+/// such calls meets the same words again and again, and what a scorer remembers of a string (its
+/// lower-case form, Porter stem and WordNet synonyms) is a pure function of it, whatever the
+/// options. [`next_call`] never reaches it.
+pub const ONE_PAIR_CALLS: u64 = u64::MAX - 1;
+
 /// Runs `f` with this thread's scorer, which remembers words within `call` only: one memo per
 /// thread and call, whatever the split of the rows, and buffers kept from call to call.
 pub fn with_scorer<T>(call: u64, f: impl FnOnce(&mut Scorer) -> T) -> T {

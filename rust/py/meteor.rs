@@ -57,7 +57,7 @@ fn meteor_tokens<'py>(
         .as_deref()
         .map_or(Synonyms::WordNet, Synonyms::Given);
     let score = py.detach(|| -> crate::error::Result<f64> {
-        kernel::with_scorer(kernel::next_call(), |scorer| {
+        kernel::with_scorer(kernel::ONE_PAIR_CALLS, |scorer| {
             kernel::best(refs.iter().enumerate().map(|(k, reference)| {
                 let stems = match (&hypothesis_stems, &reference_stems) {
                     (Some(h), Some(r)) => Stems::Given {

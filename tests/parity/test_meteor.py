@@ -137,6 +137,20 @@ def test_custom_preprocess_stemmer_and_wordnet(reference, hypothesis):
         assert _outcome(ours.single_meteor_score, reference, hypothesis, **kwargs) == want, kwargs
 
 
+small_token_lists = st.lists(st.sampled_from(SYNONYM_WORDS[:24]), max_size=10)
+
+
+@given(st.lists(st.tuples(small_token_lists, small_token_lists, st.integers(0, 3)), min_size=2, max_size=8))
+def test_calls_in_a_loop_with_changing_options(calls):
+    # One-pair calls share what the scorer remembers of words from call to call, whatever their
+    # options: a remembered stem or synonym must never leak into a call that computes its own.
+    options = [{}, {"stemmer": UpperStemmer()}, {"preprocess": lambda w: w}, {"stemmer": SnowballStemmer("english")}]
+    for reference, hypothesis, choice in calls:
+        kwargs = options[choice]
+        want = _outcome(ref.single_meteor_score, reference, hypothesis, **kwargs)
+        assert _outcome(ours.single_meteor_score, reference, hypothesis, **kwargs) == want, kwargs
+
+
 def test_custom_wordnet_object():
     class Lemma:
         def __init__(self, name):
