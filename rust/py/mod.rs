@@ -1,6 +1,7 @@
 //! The PyO3 layer: the only place that touches Python. Each `#[pyfunction]` extracts its inputs under
 //! the GIL (naming the row and field of any bad value), runs the pure Rust kernel detached on the
-//! shared thread pool, and maps `crate::error::Error` to Python exceptions here and nowhere else.
+//! shared thread pool (a small batch on the calling thread), and maps `crate::error::Error` to
+//! Python exceptions here and nowhere else.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
