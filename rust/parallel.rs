@@ -42,7 +42,7 @@ pub fn map<T: Sync, O: Send>(
 }
 
 /// `f(scratch, a[i], b[i])` for every `i` below both lengths, in order (see [`map_init`]).
-pub fn map_pairs<A: Sync, B: Sync, S, O: Send>(
+pub fn map_pairs_init<A: Sync, B: Sync, S, O: Send>(
     a: &[A],
     b: &[B],
     min_len: usize,
@@ -62,6 +62,16 @@ pub fn map_pairs<A: Sync, B: Sync, S, O: Send>(
             .map(|(x, y)| f(&mut scratch, x, y))
             .collect()
     }
+}
+
+/// `f(a[i], b[i])` for every `i` below both lengths, in order (see [`map_init`]).
+pub fn map_pairs<A: Sync, B: Sync, O: Send>(
+    a: &[A],
+    b: &[B],
+    min_len: usize,
+    f: impl Fn(&A, &B) -> O + Sync + Send,
+) -> Vec<O> {
+    map_pairs_init(a, b, min_len, || (), |(), x, y| f(x, y))
 }
 
 /// `f(chunk, a[i], b[i])` for the `i`-th `stride`-long chunk of `out`, for every `i` below all
@@ -108,7 +118,7 @@ mod tests {
             (
                 on_pool(),
                 map(&a, 4, |x| x * 3),
-                map_pairs(&a, &b, 4, Vec::<u64>::new, |seen, x, y| {
+                map_pairs_init(&a, &b, 4, Vec::<u64>::new, |seen, x, y| {
                     seen.push(*x);
                     x * y
                 }),

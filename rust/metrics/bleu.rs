@@ -584,22 +584,16 @@ pub fn bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     smoothing: &Smoothing,
     auto_reweigh: bool,
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(
-        responses,
-        references,
-        8,
-        || (),
-        |(), response, refs| {
-            bleu_text(
-                response,
-                refs.as_ref(),
-                tokenizer,
-                weights,
-                smoothing,
-                auto_reweigh,
-            )
-        },
-    )
+    parallel::map_pairs(responses, references, 8, |response, refs| {
+        bleu_text(
+            response,
+            refs.as_ref(),
+            tokenizer,
+            weights,
+            smoothing,
+            auto_reweigh,
+        )
+    })
 }
 
 /// `bleu_tokens` for every row of pre-tokenised responses and references, in parallel.

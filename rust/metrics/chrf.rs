@@ -689,7 +689,7 @@ pub fn sentence_chrf_batch<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(
+    parallel::map_pairs_init(
         hypotheses,
         references,
         1,
@@ -715,7 +715,7 @@ pub fn corpus_chrf<'a, R: AsRef<[&'a str]> + Sync>(
             "corpus chrF needs at least one segment".to_string(),
         ));
     }
-    let segments: Vec<Result<Vec<u64>>> = parallel::map_pairs(
+    let segments: Vec<Result<Vec<u64>>> = parallel::map_pairs_init(
         hypotheses,
         references,
         1,

@@ -50,13 +50,9 @@ pub fn f1_score_batch<'a, R: AsRef<[&'a str]> + Sync>(
     answers: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(
-        answers,
-        references,
-        16,
-        || (),
-        |(), a, refs| best_over_references(refs.as_ref(), |g| f1_score(a, g)),
-    )
+    parallel::map_pairs(answers, references, 16, |a, refs| {
+        best_over_references(refs.as_ref(), |g| f1_score(a, g))
+    })
 }
 
 /// The best `exact_match` of each answer over its references, in parallel.
@@ -65,13 +61,9 @@ pub fn exact_match_batch<'a, R: AsRef<[&'a str]> + Sync>(
     references: &[R],
     normalize: bool,
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(
-        answers,
-        references,
-        16,
-        || (),
-        |(), a, refs| best_over_references(refs.as_ref(), |g| Ok(exact_match(a, g, normalize))),
-    )
+    parallel::map_pairs(answers, references, 16, |a, refs| {
+        best_over_references(refs.as_ref(), |g| Ok(exact_match(a, g, normalize)))
+    })
 }
 
 fn best_over_references(refs: &[&str], score: impl Fn(&str) -> Result<f64>) -> Result<f64> {

@@ -302,13 +302,9 @@ pub fn gleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     min_len: i64,
     max_len: i64,
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(
-        responses,
-        references,
-        8,
-        || (),
-        |(), response, refs| gleu_text(response, refs.as_ref(), tokenizer, min_len, max_len),
-    )
+    parallel::map_pairs(responses, references, 8, |response, refs| {
+        gleu_text(response, refs.as_ref(), tokenizer, min_len, max_len)
+    })
 }
 
 /// `sentence_gleu` for every row of pre-tokenised responses and references, in parallel.

@@ -112,17 +112,11 @@ pub fn meteor_batch(
 ) -> Vec<Result<f64>> {
     let options = Options::nltk(params);
     let call = next_call();
-    parallel::map_pairs(
-        responses,
-        references,
-        1,
-        || (),
-        |(), response, refs| {
-            with_scorer(call, |scorer| {
-                scorer.texts(response, refs, tokenizer, &options)
-            })
-        },
-    )
+    parallel::map_pairs(responses, references, 1, |response, refs| {
+        with_scorer(call, |scorer| {
+            scorer.texts(response, refs, tokenizer, &options)
+        })
+    })
 }
 
 static CALLS: AtomicU64 = AtomicU64::new(0);

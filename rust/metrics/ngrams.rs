@@ -444,8 +444,7 @@ impl Ngrams {
                 self.advance();
             }
             if self.hyp.is_empty() {
-                // No n-grams of this order or any longer one: nltk's max(1, 0) denominators.
-                (n..=max_order).for_each(|m| each(m, 0, 1));
+                no_matches(n, max_order, hypothesis.len(), each);
                 return;
             }
             each(n, self.clipped_matches(), self.hyp.len() as u64);
@@ -509,7 +508,7 @@ impl Ngrams {
         for n in 1..=max_order {
             let count = len.saturating_sub(n - 1);
             if count == 0 {
-                (n..=max_order).for_each(|m| each(m, 0, 1));
+                no_matches(n, max_order, len, each);
                 return;
             }
             if n > 1 {
@@ -551,12 +550,7 @@ impl Ngrams {
             each(n, clipped, count as u64);
             if clipped == 0 {
                 // No n-gram of this order occurs in a reference, so no longer one does.
-                for m in n + 1..=max_order {
-                    match len.checked_sub(m - 1).filter(|&c| c > 0) {
-                        Some(c) => each(m, 0, c as u64),
-                        None => each(m, 0, 1),
-                    }
-                }
+                no_matches(n + 1, max_order, len, each);
                 return;
             }
         }
@@ -772,6 +766,14 @@ impl Ngrams {
         for (total, &m) in out.iter_mut().zip(&self.matches) {
             *total += u128::from(m);
         }
+    }
+}
+
+/// `each(m, 0, count)` for the orders `n..=max_order`, none of whose n-grams of a hypothesis of
+/// `len` tokens occurs in a reference: `count` is nltk's `max(1, number of n-grams)`.
+fn no_matches(n: usize, max_order: usize, len: usize, mut each: impl FnMut(usize, u64, u64)) {
+    for m in n..=max_order {
+        each(m, 0, len.saturating_sub(m - 1).max(1) as u64);
     }
 }
 

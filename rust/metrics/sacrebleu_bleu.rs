@@ -280,13 +280,9 @@ pub fn corpus_stats<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<Vec<i64>>> {
-    parallel::map_pairs(
-        hypotheses,
-        references,
-        1,
-        || (),
-        |(), h, r| segment_stats(cfg, h, r.as_ref()),
-    )
+    parallel::map_pairs(hypotheses, references, 1, |h, r| {
+        segment_stats(cfg, h, r.as_ref())
+    })
 }
 
 /// The element-wise sum of segment statistics (sacrebleu's `sum_of_lists`).
@@ -325,13 +321,9 @@ pub fn sentence_bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(
-        hypotheses,
-        references,
-        1,
-        || (),
-        |(), h, r| sentence_bleu(cfg, h, r.as_ref()).map(|s| s.score),
-    )
+    parallel::map_pairs(hypotheses, references, 1, |h, r| {
+        sentence_bleu(cfg, h, r.as_ref()).map(|s| s.score)
+    })
 }
 
 #[cfg(test)]

@@ -615,13 +615,9 @@ pub fn sentence_ter_batch<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(
-        hypotheses,
-        references,
-        1,
-        || (),
-        |(), h, r| sentence_ter(opts, h, r.as_ref()).map(|s| s.score),
-    )
+    parallel::map_pairs(hypotheses, references, 1, |h, r| {
+        sentence_ter(opts, h, r.as_ref()).map(|s| s.score)
+    })
 }
 
 /// `TER(...).corpus_score(hypotheses, references)` with references given per segment: segment
@@ -636,13 +632,9 @@ pub fn corpus_ter<'a, R: AsRef<[&'a str]> + Sync>(
             "corpus TER needs at least one segment".to_string(),
         ));
     }
-    let segments: Vec<Result<TerStats>> = parallel::map_pairs(
-        hypotheses,
-        references,
-        1,
-        || (),
-        |(), h, r| segment_stats(opts, h, r.as_ref()),
-    );
+    let segments: Vec<Result<TerStats>> = parallel::map_pairs(hypotheses, references, 1, |h, r| {
+        segment_stats(opts, h, r.as_ref())
+    });
     let mut total = TerStats {
         edits: 0,
         ref_length: 0.0,

@@ -4,13 +4,6 @@
 use std::borrow::Cow;
 use std::ffi::CString;
 
-use super::{check_same_length, first_error, items, pool_for, run_rows, to_numpy, TextRows};
-use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, CorpusStats, HashToken,
-    Id, Method, Param, PyExc, Raised, Segment, Smoothing, Token,
-};
-use crate::parallel;
-use crate::text::{short_key, Tokenizer};
 use numpy::PyArray1;
 use pyo3::exceptions::{
     PyAssertionError, PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyUserWarning,
@@ -20,8 +13,13 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
-/// Corpora with at least this many segments are counted with the GIL released.
-const DETACH_SEGMENTS: usize = 64;
+use super::{check_same_length, first_error, items, pool_for, run_rows, to_numpy, TextRows};
+use crate::metrics::bleu::{
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, CorpusStats, HashToken,
+    Id, Method, Param, PyExc, Raised, Segment, Smoothing, Token,
+};
+use crate::parallel;
+use crate::text::{short_key, Tokenizer};
 
 /// The exception nltk raises, with its message.
 pub(super) fn raise(e: Raised) -> PyErr {
@@ -793,18 +791,14 @@ fn nltk_corpus_bleu(
         .map(Some)
 }
 
-/// `corpus_stats` of the segments, with the GIL released for a large corpus.
+/// `corpus_stats` of the segments, with the GIL released (see `run_rows`).
 fn count_corpus<T: Token + Sync, R: AsRef<[T]> + Sync>(
     py: Python<'_>,
     segments: &[Segment<'_, T, R>],
     max_order: usize,
     smoothing: &Smoothing,
 ) -> PyResult<std::result::Result<CorpusStats, Raised>> {
-    Ok(if segments.len() >= DETACH_SEGMENTS {
-        run_rows(py, segments.len(), || {
-            corpus_stats(segments, max_order, smoothing)
-        })?
-    } else {
+    run_rows(py, segments.len(), || {
         corpus_stats(segments, max_order, smoothing)
     })
 }

@@ -6,12 +6,8 @@ use pyo3::prelude::*;
 
 use super::bleu::{raise, TokenCorpus, TokenRows};
 use super::{first_error, run_rows, to_numpy, TextRows};
-use crate::metrics::bleu::Raised;
 use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch, gleu_of_segments, gleu_tokens_batch};
 use crate::text::Tokenizer;
-
-/// Corpora with at least this many segments are scored with the GIL released.
-const DETACH_SEGMENTS: usize = 64;
 
 /// nltk `corpus_gleu(list_of_references, hypotheses, min_len, max_len)`; raises what nltk raises.
 #[pyfunction]
@@ -22,24 +18,16 @@ fn nltk_corpus_gleu(
     min_len: i64,
     max_len: i64,
 ) -> PyResult<f64> {
-    // With the GIL released for a large corpus.
-    let detached = |rows: usize, score: &(dyn Fn() -> Result<f64, Raised> + Sync)| {
-        if rows >= DETACH_SEGMENTS {
-            run_rows(py, rows, score)
-        } else {
-            Ok(score())
-        }
-    };
     let score = match TokenRows::nltk_corpus(list_of_references, hypotheses)? {
         Some(rows) => rows.with_segments(|segments| {
-            detached(segments.len(), &|| {
+            run_rows(py, segments.len(), || {
                 gleu_of_segments(segments, min_len, max_len)
             })
         })?,
         None => {
             let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
             corpus.with_tokens(|references, hypotheses| {
-                detached(hypotheses.len(), &|| {
+                run_rows(py, hypotheses.len(), || {
                     corpus_gleu(references, hypotheses, min_len, max_len)
                 })
             })?

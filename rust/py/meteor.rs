@@ -1,13 +1,14 @@
 //! METEOR bindings: the batch function over texts, the token-list scorer behind the nltk drop-in,
 //! and WordNet look-ups.
 
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
 use super::{run_rows, References, TextRows, Texts};
 use crate::metrics::meteor::{self as kernel, Options, Params, Stems, Synonyms};
 use crate::metrics::wordnet;
 use crate::parallel;
 use crate::text::Tokenizer;
-use pyo3::prelude::*;
-use pyo3::types::PyList;
 
 /// METEOR of every row (texts tokenized with `tokenizer`; several references: the best score).
 #[pyfunction]

@@ -1,13 +1,14 @@
 //! ROUGE bindings: the batch function over columns, the per-call scorer behind the rouge-score
 //! drop-in, its tokenizer, and the Porter stemmer.
 
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
 use super::{as_text, first_error, run_rows, to_numpy, TextRows, Texts};
 use crate::metrics::rouge::{self as kernel, Options, RougeType, Score};
 use crate::parallel;
 use crate::text::porter;
 use crate::text::rouge_tokenize::RougeTokenizer;
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
 
 fn parse_types(names: &[String]) -> PyResult<Vec<RougeType>> {
     Ok(names

@@ -1,10 +1,11 @@
 //! Tokenizer bindings: a list of texts in, one list of tokens (or one string) per text out.
 
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
 use super::{run_rows, Texts};
 use crate::parallel;
 use crate::text::{punkt, sacrebleu, squad, Tokenizer, Tokens};
-use pyo3::prelude::*;
-use pyo3::types::PyList;
 
 /// Tokens of every text with the named tokenizer.
 #[pyfunction]
