@@ -504,6 +504,10 @@ impl Ngrams {
             }
         }
         grams.copy_from_slice(first);
+        if (W, lists) == (1, 2) {
+            let (first, grams) = (first.as_flattened(), grams.as_flattened_mut());
+            return clipped_in_one_word(first, grams, len, max_order, each);
+        }
         let single = lists == 2;
         for n in 1..=max_order {
             let count = len.saturating_sub(n - 1);
@@ -766,6 +770,55 @@ impl Ngrams {
         for (total, &m) in out.iter_mut().zip(&self.matches) {
             *total += u128::from(m);
         }
+    }
+}
+
+/// The n-gram loop of `Ngrams::clipped_by_masks` for the most common segments: one reference, and
+/// lists of at most 64 tokens, so that each mask is one word. `first` and `grams` hold the
+/// hypothesis' masks, then the reference's.
+fn clipped_in_one_word(
+    first: &[u64],
+    grams: &mut [u64],
+    len: usize,
+    max_order: usize,
+    mut each: impl FnMut(usize, u64, u64),
+) {
+    let (first_in_hyp, first_in_ref) = first.split_at(len.min(first.len()));
+    let (in_hyp, in_ref) = grams.split_at_mut(len.min(grams.len()));
+    for n in 1..=max_order {
+        let count = len.saturating_sub(n - 1);
+        if count == 0 {
+            no_matches(n, max_order, len, each);
+            return;
+        }
+        if n > 1 {
+            grams_from_shorter(in_hyp, first_in_hyp, count);
+            grams_from_shorter(in_ref, first_in_ref, count);
+        }
+        let mut clipped = 0;
+        for (i, (&hyp, &reference)) in in_hyp.iter().zip(in_ref.iter()).take(count).enumerate() {
+            let at = 1u64 << i;
+            if hyp == at {
+                clipped += u64::from(reference != 0);
+            } else if hyp & (at - 1) == 0 {
+                // Counted once, at its first occurrence.
+                clipped += u64::from(hyp.count_ones().min(reference.count_ones()));
+            }
+        }
+        each(n, clipped, count as u64);
+        if clipped == 0 {
+            no_matches(n + 1, max_order, len, each);
+            return;
+        }
+    }
+}
+
+/// One order up, in place: `grams[i]` becomes where the n-gram at i occurs, its first token's
+/// positions (`first[i]`) that the (n-1)-gram at i + 1 follows, for the first `count` positions.
+fn grams_from_shorter(grams: &mut [u64], first: &[u64], count: usize) {
+    let count = count.min(first.len()).min(grams.len().saturating_sub(1));
+    for i in 0..count {
+        grams[i] = first[i] & grams[i + 1] >> 1;
     }
 }
 

@@ -271,6 +271,8 @@ impl RawList {
 struct StrToken<'a> {
     kind: u32,
     data: &'a [u8],
+    /// The `short_key` of a one-byte kind token of at most 7 characters.
+    short: Option<u64>,
 }
 
 impl std::hash::Hash for StrToken<'_> {
@@ -282,7 +284,7 @@ impl std::hash::Hash for StrToken<'_> {
 impl HashToken for StrToken<'_> {
     /// Only one-byte kinds get a short key: the bytes of a wider kind can equal a narrower one's.
     fn short_key(&self) -> Option<u64> {
-        (self.kind == 1).then(|| short_key(self.data)).flatten()
+        self.short
     }
 }
 
@@ -296,13 +298,19 @@ enum Bad {
     NotReady,
 }
 
-/// Reads one token.
+/// Reads one token. With `whole_objects`, a short token's key comes from one 8-byte load that ends
+/// with its last character and so starts in the object's header (only where no other thread can
+/// be writing to that header: see `TokenRows::read`).
 ///
 /// # Safety
 /// `obj` is a live object that nothing changes while the result is used (see `RawList`). Only
-/// header fields CPython never changes after creation are read (type, kind, length, data), and
-/// nothing is written: no reference count, no cached hash or UTF-8.
-unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
+/// header fields CPython never changes after creation are used (type, kind, length, data), and
+/// nothing is written: no reference count, no cached hash or UTF-8. (The 8-byte load reads
+/// header bytes that may change, such as the cached hash, and drops them.)
+unsafe fn read_token<'a>(
+    obj: *mut ffi::PyObject,
+    whole_objects: bool,
+) -> Result<StrToken<'a>, Bad> {
     if ffi::PyUnicode_Check(obj) == 0 {
         return Err(Bad::Invalid);
     }
@@ -326,10 +334,41 @@ unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
     if lone {
         return Err(Bad::Invalid);
     }
+    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len * kind as usize);
+    let short = if kind != 1 || len >= 8 {
+        None
+    } else if let Some(offset) = whole_objects.then(|| compact_offset(obj, data)).flatten() {
+        // The characters follow the header in the same allocation: the 8 bytes that end with the
+        // last one are all in the object (the header has more than 8 bytes).
+        let eight = std::ptr::read_unaligned(obj.cast::<u8>().add(offset + len - 8).cast::<u64>());
+        let token = u64::from_le(eight)
+            .checked_shr(8 * (8 - len) as u32)
+            .unwrap_or(0);
+        Some(token | (len as u64) << 56)
+    } else {
+        short_key(bytes)
+    };
     Ok(StrToken {
         kind,
-        data: std::slice::from_raw_parts(data.cast::<u8>(), len * kind as usize),
+        data: bytes,
+        short,
     })
+}
+
+/// How far the characters of `obj` start from the object, if they follow its header (a compact
+/// string; a legacy string's characters are in a buffer of their own).
+///
+/// # Safety
+/// `obj` is a live `str` and `data` its `PyUnicode_DATA`.
+unsafe fn compact_offset(obj: *mut ffi::PyObject, data: *mut std::ffi::c_void) -> Option<usize> {
+    let offset = (data as usize).wrapping_sub(obj as usize);
+    // Both offsets lie inside a legacy string's own header, so a separate buffer cannot be there.
+    [
+        std::mem::size_of::<ffi::PyASCIIObject>(),
+        std::mem::size_of::<ffi::PyCompactUnicodeObject>(),
+    ]
+    .contains(&offset)
+    .then_some(offset)
 }
 
 /// Reusable buffers of a reader.
@@ -360,6 +399,7 @@ unsafe fn read_row<'a>(
     response: *mut ffi::PyObject,
     refs: *mut ffi::PyObject,
     shape: Shape,
+    whole_objects: bool,
     chunk: &mut Chunk,
     scratch: &mut Scratch<'a>,
 ) -> Result<(), Bad> {
@@ -383,7 +423,7 @@ unsafe fn read_row<'a>(
     tokens.clear();
     for list in lists.iter() {
         for i in 0..list.len {
-            tokens.push(read_token(list.get(i))?);
+            tokens.push(read_token(list.get(i), whole_objects)?);
         }
     }
     let hyp_len = lists.first().map_or(0, |l| l.len);
@@ -466,6 +506,8 @@ impl TokenRows {
         } else {
             None
         };
+        // With the GIL held here no thread writes to a token's header while it is read.
+        let whole_objects = snapshots.is_none();
         let (responses_read, references_read) = match &snapshots {
             Some((r, f)) => (r, f),
             None => (responses, references),
@@ -500,6 +542,7 @@ impl TokenRows {
                             raw_responses.get(row),
                             raw_references.get(row),
                             shape,
+                            whole_objects,
                             &mut chunk,
                             scratch,
                         )
