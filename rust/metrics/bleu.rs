@@ -5,7 +5,6 @@
 //! any smoothing) stays distinct from a float score.
 
 use num_bigint::BigInt;
-use rayon::prelude::*;
 use smallvec::{smallvec, SmallVec};
 
 #[cfg(feature = "python")]
@@ -20,9 +19,6 @@ use crate::text::Tokenizer;
 
 /// One value per n-gram order (or per weight vector), inline up to the usual 4.
 pub type Orders<T> = SmallVec<[T; 4]>;
-
-/// Corpora with at least this many segments count their n-grams in parallel (on a pool thread).
-const PARALLEL_SEGMENTS: usize = 64;
 
 /// `SmoothingFunction().method0` … `method7`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,28 +234,16 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
     if segments.is_empty() && max_order > 0 {
         return Err(Raised::new(PyExc::ZeroDivision, "Fraction(0, 0)"));
     }
-    // Integer sums: the grouping of the parallel fold cannot change them.
-    let totals = if segments.len() >= PARALLEL_SEGMENTS && parallel::on_pool() {
-        segments
-            .par_iter()
-            .with_min_len(16)
-            .fold(
-                || Totals::new(max_order),
-                |mut t, s| {
-                    with_ngrams(|ngrams| t.add(ngrams, s));
-                    t
-                },
-            )
-            .reduce(|| Totals::new(max_order), Totals::merge)
-    } else {
+    // Integer sums: the order they are added in cannot change them.
+    let totals = parallel::map(segments, 16, |s| {
         with_ngrams(|ngrams| {
             let mut t = Totals::new(max_order);
-            for s in segments {
-                t.add(ngrams, s);
-            }
+            t.add(ngrams, s);
             t
         })
-    };
+    })
+    .into_iter()
+    .fold(Totals::new(max_order), Totals::merge);
     let last = segments.last();
     let mut last_fivegram = (0, 1);
     if let (Some(s), Method::Method5 | Method::Method7) = (last, smoothing.method) {

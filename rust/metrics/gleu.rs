@@ -3,8 +3,6 @@
 //! ties) adds its counts to the corpus totals; grams are nltk's `everygrams(seq, min_len, max_len)`
 //! including its behaviour for unusual lengths (`max_len=-1`, `min_len <= 0`).
 
-use rayon::prelude::*;
-
 use super::bleu::Segment;
 use super::ngrams::{with_ngrams, Ngrams, Token, ABSENT};
 use super::pynum::count_ratio;
@@ -15,9 +13,6 @@ use crate::text::Tokenizer;
 
 /// nltk.util.MAX_EVERYGRAMS_DEFAULT_LEN: the longest sequence `everygrams` accepts with `max_len=-1`.
 const MAX_EVERYGRAMS_DEFAULT_LEN: usize = 256;
-
-/// Corpora with at least this many segments count their n-grams in parallel (on a pool thread).
-const PARALLEL_SEGMENTS: usize = 64;
 
 /// How many times `everygrams` yields the prefix of length `j` of a window of length `h`: it yields
 /// `window[:L]` for every `L` in `range(min_len, h + 1)`, and Python slicing maps negative `L` to
@@ -222,15 +217,7 @@ pub fn gleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync>(
     let counts = |ngrams: &mut Ngrams, s: &Segment<'_, T, R>| {
         segment_counts(ngrams, s.references, s.hypothesis, min_len, max_len)
     };
-    let per_segment: Vec<_> = if segments.len() >= PARALLEL_SEGMENTS && parallel::on_pool() {
-        segments
-            .par_iter()
-            .with_min_len(16)
-            .map(|s| with_ngrams(|ngrams| counts(ngrams, s)))
-            .collect()
-    } else {
-        with_ngrams(|ngrams| segments.iter().map(|s| counts(ngrams, s)).collect())
-    };
+    let per_segment = parallel::map(segments, 16, |s| with_ngrams(|ngrams| counts(ngrams, s)));
     let (mut n_match, mut n_all) = (0u128, 0u128);
     for counts in per_segment {
         if let Some((tp, all)) = counts? {
