@@ -23,6 +23,7 @@ __all__ = [
     "majority_vote",
     "mean_std",
     "meteor",
+    "meteor_forget_words",
     "meteor_tokens",
     "nltk_corpus_bleu",
     "nltk_corpus_gleu",
@@ -197,6 +198,7 @@ def meteor_tokens(
     reference_stems: Sequence[Sequence[str]] | None = None,
     hypothesis_synonyms: Sequence[Sequence[str]] | None = None,
 ) -> float: ...
+def meteor_forget_words() -> None: ...
 def wordnet_synonyms(words: Sequence[str]) -> list[list[str]]: ...
 def wordnet_license() -> str: ...
 

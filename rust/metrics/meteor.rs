@@ -111,40 +111,36 @@ pub fn meteor_batch(
     tokenizer: Tokenizer,
 ) -> Vec<Result<f64>> {
     let options = Options::nltk(params);
-    let call = next_call();
     parallel::map_pairs(responses, references, 1, |response, refs| {
-        with_scorer(call, |scorer| {
-            scorer.texts(response, refs, tokenizer, &options)
-        })
+        with_scorer(|scorer| scorer.texts(response, refs, tokenizer, &options))
     })
 }
 
-static CALLS: AtomicU64 = AtomicU64::new(0);
+/// Bumped by [`forget_words`]: a scorer that learnt its words under an older value forgets them.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
-    /// This thread's scorer and the call it learnt its words in.
+    /// This thread's scorer and the generation it learnt its words in.
     static SCORER: RefCell<(u64, Scorer)> = RefCell::new((u64::MAX, Scorer::default()));
 }
 
-/// A number for a new call (a batch, or one scoring of token lists).
-pub fn next_call() -> u64 {
-    CALLS.fetch_add(1, Ordering::Relaxed)
+/// Makes every thread's scorer forget the words it learnt (their memory is freed when the thread
+/// next scores). What a scorer remembers of a string (its lower-case form, Porter stem and WordNet
+/// synonyms) is a pure function of the string, whatever the options, so forgetting never changes a
+/// score: it only frees memory, or measures the cost of new words.
+pub fn forget_words() {
+    GENERATION.fetch_add(1, Ordering::Relaxed);
 }
 
-/// The call shared by every scoring of one pair of token lists (nltk's `meteor_score`): a loop of
-/// such calls meets the same words again and again, and what a scorer remembers of a string (its
-/// lower-case form, Porter stem and WordNet synonyms) is a pure function of it, whatever the
-/// options. [`next_call`] never reaches it.
-pub const ONE_PAIR_CALLS: u64 = u64::MAX - 1;
-
-/// Runs `f` with this thread's scorer, which remembers words within `call` only: one memo per
-/// thread and call, whatever the split of the rows, and buffers kept from call to call.
-pub fn with_scorer<T>(call: u64, f: impl FnOnce(&mut Scorer) -> T) -> T {
+/// Runs `f` with this thread's scorer, which remembers the words it met from call to call (until
+/// [`forget_words`], or [`Scorer::MAX_WORDS`] words), and keeps its buffers.
+pub fn with_scorer<T>(f: impl FnOnce(&mut Scorer) -> T) -> T {
+    let generation = GENERATION.load(Ordering::Relaxed);
     SCORER.with(|cell| match cell.try_borrow_mut() {
         Ok(mut slot) => {
-            if slot.0 != call {
-                slot.1.vocab.clear();
-                slot.0 = call;
+            if slot.0 != generation {
+                slot.1.vocab = Vocabulary::default();
+                slot.0 = generation;
             }
             f(&mut slot.1)
         }
@@ -210,9 +206,9 @@ fn score(
 /// stage reads, and the synonym key of a stem that is no WordNet lemma name.
 const NONE: u32 = u32::MAX;
 
-/// Scores hypotheses against references, remembering what it learns about words. One per worker
-/// thread and call ([`with_scorer`]); it forgets everything past [`Scorer::MAX_WORDS`] words, so
-/// memory stays bounded.
+/// Scores hypotheses against references, remembering what it learns about words. One per thread
+/// ([`with_scorer`]); it forgets everything past [`Scorer::MAX_WORDS`] words, so memory stays
+/// bounded.
 #[derive(Default)]
 pub struct Scorer {
     vocab: Vocabulary,
@@ -450,7 +446,7 @@ struct TokenKeys {
 }
 
 impl Scorer {
-    const MAX_WORDS: usize = 1 << 20;
+    const MAX_WORDS: usize = 1 << 18;
 
     /// `single_meteor_score(reference, hypothesis)` under `options`.
     pub fn single<S: AsRef<str>, T: AsRef<str>>(

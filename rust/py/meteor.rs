@@ -58,7 +58,7 @@ fn meteor_tokens<'py>(
         .as_deref()
         .map_or(Synonyms::WordNet, Synonyms::Given);
     let score = py.detach(|| -> crate::error::Result<f64> {
-        kernel::with_scorer(kernel::ONE_PAIR_CALLS, |scorer| {
+        kernel::with_scorer(|scorer| {
             kernel::best(refs.iter().enumerate().map(|(k, reference)| {
                 let stems = match (&hypothesis_stems, &reference_stems) {
                     (Some(h), Some(r)) => Stems::Given {
@@ -101,6 +101,12 @@ fn wordnet_synonyms<'py>(
     PyList::new(py, out)
 }
 
+/// Makes METEOR forget the words it learnt (see `kernel::forget_words`).
+#[pyfunction]
+fn meteor_forget_words() {
+    kernel::forget_words();
+}
+
 /// The WordNet 3.0 licence of the bundled synonym table.
 #[pyfunction]
 fn wordnet_license() -> &'static str {
@@ -110,6 +116,7 @@ fn wordnet_license() -> &'static str {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(meteor, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_forget_words, m)?)?;
     m.add_function(wrap_pyfunction!(wordnet_synonyms, m)?)?;
     m.add_function(wrap_pyfunction!(wordnet_license, m)?)?;
     Ok(())

@@ -23,7 +23,8 @@ from nltk.translate import meteor_score as ref
 from promptflow.evals.evaluators import MeteorScoreEvaluator
 
 from rapideval.compat import nltk_meteor as ours
-from rapideval.metrics.meteor import meteor, wordnet_license, wordnet_synonyms
+import rapideval
+from rapideval.metrics.meteor import forget_words, meteor, wordnet_license, wordnet_synonyms
 from strategies import WORDS, overlapping_pairs, texts
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -149,6 +150,27 @@ def test_calls_in_a_loop_with_changing_options(calls):
         kwargs = options[choice]
         want = _outcome(ref.single_meteor_score, reference, hypothesis, **kwargs)
         assert _outcome(ours.single_meteor_score, reference, hypothesis, **kwargs) == want, kwargs
+
+
+@given(st.lists(st.tuples(st.lists(st.tuples(small_token_lists, small_token_lists), min_size=1, max_size=20),
+                          st.sampled_from(["calling thread", "pool", "one pair", "forget"])), min_size=2, max_size=6))
+def test_words_remembered_from_call_to_call(calls):
+    # Each thread keeps the words it learnt from one batch call to the next and shares them with the
+    # one-pair drop-in; `forget_words` empties that memory. A remembered word must never change a
+    # score, whichever thread learnt it and whatever it scores next.
+    for rows, how in calls:
+        if how == "forget":
+            forget_words()
+        rapideval.set_num_threads(2 if how == "pool" else 1)
+        want = [_outcome(ref.single_meteor_score, r, h) for h, r in rows]
+        if how == "one pair":
+            got = [_outcome(ours.single_meteor_score, r, h) for h, r in rows]
+        else:
+            # 16 rows or more: a 2-thread pool scores them (fewer run on the calling thread).
+            values = meteor([" ".join(h) for h, _ in rows], [" ".join(r) for _, r in rows], tokenizer="whitespace")
+            got = [("float", v.hex()) for v in map(float, values)]
+        assert got == want, how
+    rapideval.set_num_threads(0)
 
 
 def test_custom_wordnet_object():
