@@ -408,6 +408,30 @@ def test_batch_tokens_on_text_tokens(pairs):
     assert [x.hex() for x in got.tolist()] == [x.hex() for x in want]
 
 
+class Token(str):
+    """A str subclass: CPython keeps its characters outside the object (not compact)."""
+
+
+#: Tokens of 0 to 9 characters in every storage CPython has: one byte per character (ASCII or
+#: Latin-1), two, four; in the object (a plain str) or beside it (a subclass).
+stored_tokens = st.tuples(st.text(alphabet="abé\u0113\U0001f600", max_size=9), st.booleans()).map(
+    lambda t: Token(t[0]) if t[1] else t[0])
+
+
+@given(st.lists(st.tuples(st.lists(stored_tokens, max_size=10), st.lists(stored_tokens, max_size=10)),
+                min_size=1, max_size=24))
+def test_batch_tokens_in_every_storage_form(rows):
+    # Short tokens are keyed from their bytes as CPython stores them; equal strings must get equal
+    # keys whatever their storage, and unequal ones different keys (rows of 16 or more: the pool).
+    want = [_nltk_row_tokens(hyp, [r]) for hyp, r in rows]
+    got = bleu([hyp for hyp, _ in rows], [r for _, r in rows], tokenizer=None)
+    assert [x.hex() for x in got.tolist()] == [x.hex() for x in want]
+
+
+def _nltk_row_tokens(hyp, refs):
+    return float(ref.sentence_bleu(refs, hyp, smoothing_function=ref.SmoothingFunction().method4))
+
+
 def test_batch_tokens_reference_rows():
     hyp = "the cat sat on the mat".split()
     one = "the cat is on the mat".split()
