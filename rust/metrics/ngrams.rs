@@ -458,7 +458,7 @@ impl Ngrams {
     fn clipped_by_masks<const W: usize>(
         &mut self,
         max_order: usize,
-        mut each: impl FnMut(usize, u64, u64),
+        each: impl FnMut(usize, u64, u64),
     ) {
         let numbering = &self.numbering;
         let hyp = numbering.hyp.as_slice();
@@ -509,12 +509,7 @@ impl Ngrams {
             return clipped_in_one_word(first, grams, len, max_order, each);
         }
         let single = lists == 2;
-        for n in 1..=max_order {
-            let count = len.saturating_sub(n - 1);
-            if count == 0 {
-                no_matches(n, max_order, len, each);
-                return;
-            }
+        by_order(len, max_order, each, |n, count| {
             if n > 1 {
                 for (at, grams) in first.chunks_exact(step).zip(grams.chunks_exact_mut(step)) {
                     for i in 0..count {
@@ -551,13 +546,8 @@ impl Ngrams {
                 };
                 clipped += u64::from(popcount(in_hyp).min(in_refs));
             }
-            each(n, clipped, count as u64);
-            if clipped == 0 {
-                // No n-gram of this order occurs in a reference, so no longer one does.
-                no_matches(n + 1, max_order, len, each);
-                return;
-            }
-        }
+            clipped
+        });
     }
 
     /// Makes the hash table hold this segment's n-grams only, with room for `more` new ones.
@@ -781,16 +771,11 @@ fn clipped_in_one_word(
     grams: &mut [u64],
     len: usize,
     max_order: usize,
-    mut each: impl FnMut(usize, u64, u64),
+    each: impl FnMut(usize, u64, u64),
 ) {
     let (first_in_hyp, first_in_ref) = first.split_at(len.min(first.len()));
     let (in_hyp, in_ref) = grams.split_at_mut(len.min(grams.len()));
-    for n in 1..=max_order {
-        let count = len.saturating_sub(n - 1);
-        if count == 0 {
-            no_matches(n, max_order, len, each);
-            return;
-        }
+    by_order(len, max_order, each, |n, count| {
         if n > 1 {
             grams_from_shorter(in_hyp, first_in_hyp, count);
             grams_from_shorter(in_ref, first_in_ref, count);
@@ -805,6 +790,26 @@ fn clipped_in_one_word(
                 clipped += u64::from(hyp.count_ones().min(reference.count_ones()));
             }
         }
+        clipped
+    });
+}
+
+/// `each(n, clipped_of(n, count), count)` for the orders n = 1..=max_order of a hypothesis of `len`
+/// tokens (`count`: its number of n-grams), in order: `clipped_of` is called for each order in
+/// turn until an order has no n-gram, or none that matches (no longer one can then match).
+fn by_order(
+    len: usize,
+    max_order: usize,
+    mut each: impl FnMut(usize, u64, u64),
+    mut clipped_of: impl FnMut(usize, usize) -> u64,
+) {
+    for n in 1..=max_order {
+        let count = len.saturating_sub(n - 1);
+        if count == 0 {
+            no_matches(n, max_order, len, each);
+            return;
+        }
+        let clipped = clipped_of(n, count);
         each(n, clipped, count as u64);
         if clipped == 0 {
             no_matches(n + 1, max_order, len, each);
