@@ -355,12 +355,10 @@ unsafe fn read_token<'a>(
     })
 }
 
-/// How far the characters of `obj` start from the object, if they follow its header (a compact
-/// string; a legacy string's characters are in a buffer of their own).
-///
-/// # Safety
-/// `obj` is a live `str` and `data` its `PyUnicode_DATA`.
-unsafe fn compact_offset(obj: *mut ffi::PyObject, data: *mut std::ffi::c_void) -> Option<usize> {
+/// How far the characters of a `str` (`obj`, whose `PyUnicode_DATA` is `data`) start from the
+/// object, if they follow its header (a compact string; a legacy string's characters are in a
+/// buffer of their own).
+fn compact_offset(obj: *mut ffi::PyObject, data: *mut std::ffi::c_void) -> Option<usize> {
     let offset = (data as usize).wrapping_sub(obj as usize);
     // Both offsets lie inside a legacy string's own header, so a separate buffer cannot be there.
     [
