@@ -19,7 +19,7 @@ use crate::metrics::bleu::{
     Id, Method, Param, PyExc, Raised, Segment, Smoothing, Token,
 };
 use crate::parallel;
-use crate::text::{short_key, Tokenizer};
+use crate::text::{short_key, short_key_at, Tokenizer};
 
 /// The exception nltk raises, with its message.
 pub(super) fn raise(e: Raised) -> PyErr {
@@ -338,13 +338,10 @@ unsafe fn read_token<'a>(
     let short = if kind != 1 || len >= 8 {
         None
     } else if let Some(offset) = whole_objects.then(|| compact_offset(obj, data)).flatten() {
-        // The characters follow the header in the same allocation: the 8 bytes that end with the
-        // last one are all in the object (the header has more than 8 bytes).
-        let eight = std::ptr::read_unaligned(obj.cast::<u8>().add(offset + len - 8).cast::<u64>());
-        let token = u64::from_le(eight)
-            .checked_shr(8 * (8 - len) as u32)
-            .unwrap_or(0);
-        Some(token | (len as u64) << 56)
+        // The characters follow the header in the same allocation, which has more than 8 bytes
+        // before them: `short_key_at` reads the 8 bytes that end with the last one.
+        let object = std::slice::from_raw_parts(obj.cast::<u8>(), offset + len);
+        short_key_at(object, offset, len)
     } else {
         short_key(bytes)
     };
