@@ -7,10 +7,8 @@
 use num_bigint::BigInt;
 use smallvec::{smallvec, SmallVec};
 
-#[cfg(feature = "python")]
-pub(crate) use super::ngrams::number_segment;
 use super::ngrams::{with_ngrams, Ngrams};
-pub use super::ngrams::{HashToken, Id, Token};
+pub use super::ngrams::{HashToken, Id, Token, TokenTable};
 use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
 pub use super::pynum::{PyExc, Raised};
 use crate::error::{Error, Result};
@@ -234,16 +232,21 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
     if segments.is_empty() && max_order > 0 {
         return Err(Raised::new(PyExc::ZeroDivision, "Fraction(0, 0)"));
     }
-    // Integer sums: the order they are added in cannot change them.
-    let totals = parallel::map(segments, 16, |s| {
+    let count = |s: &Segment<'_, T, R>| {
         with_ngrams(|ngrams| {
             let mut t = Totals::new(max_order);
             t.add(ngrams, s);
             t
         })
-    })
-    .into_iter()
-    .fold(Totals::new(max_order), Totals::merge);
+    };
+    let totals = match segments {
+        // A sentence: no list of one.
+        [s] => count(s),
+        // Integer sums: the order they are added in cannot change them.
+        _ => parallel::map(segments, 16, count)
+            .into_iter()
+            .fold(Totals::new(max_order), Totals::merge),
+    };
     let last = segments.last();
     let mut last_fivegram = (0, 1);
     if let (Some(s), Method::Method5 | Method::Method7) = (last, smoothing.method) {

@@ -173,34 +173,111 @@ impl Token for Id {
     }
 }
 
-/// Numbers a segment's tokens for `Id` (the hypothesis', then each reference's, appended to `out`).
-#[cfg(feature = "python")]
-pub(crate) fn number_segment<'a, T: HashToken + 'a>(
-    references: impl Iterator<Item = &'a [T]>,
-    hypothesis: &[T],
-    out: &mut Vec<Id>,
-) {
-    with_ngrams(|ngrams| {
-        let numbering = &mut ngrams.numbering;
-        numbering.hash(references, hypothesis);
-        out.extend(
-            numbering
-                .hyp
-                .iter()
-                .chain(&numbering.refs)
-                .map(|&id| Id(id)),
-        );
-    });
+/// The ids of a segment's tokens (see `Id`), given each token's key: a `short_key`, exact, or a
+/// hash (`long_key`), which needs a comparison of the tokens when it is found. The hypothesis'
+/// tokens come first, in order (`hyp_id`), then the references' (`ref_id`).
+#[derive(Default)]
+pub struct TokenTable {
+    hasher: ahash::RandomState,
+    /// A token's key, its id and the position of its first occurrence in the hypothesis (`id` is
+    /// `FREE` in an empty slot).
+    slots: Vec<TokenSlot>,
+    bits: u32,
+    /// The number of distinct hypothesis tokens so far.
+    vocabulary: u32,
+}
+
+#[derive(Clone, Copy)]
+struct TokenSlot {
+    key: u64,
+    id: u32,
+    first: u32,
+}
+
+const FREE_TOKEN: TokenSlot = TokenSlot {
+    key: 0,
+    id: FREE,
+    first: 0,
+};
+
+impl TokenTable {
+    /// Empties the table for a hypothesis of `hyp_len` tokens.
+    pub fn start(&mut self, hyp_len: usize) {
+        // Load 1/4 or below: a probe rarely continues, so its loop exit is predictable.
+        self.bits = table_bits(2 * hyp_len);
+        self.slots.clear();
+        self.slots.resize(1 << self.bits, FREE_TOKEN);
+        self.vocabulary = 0;
+    }
+
+    /// The number of distinct hypothesis tokens so far.
+    pub fn vocabulary(&self) -> u32 {
+        self.vocabulary
+    }
+
+    /// A token's key, and whether equal keys mean equal tokens.
+    #[inline(always)]
+    pub fn key_of<T: HashToken>(&self, token: &T) -> (u64, bool) {
+        match token.short_key() {
+            Some(key) => (key, true),
+            None => (long_key(self.hasher.hash_one(token)), false),
+        }
+    }
+
+    /// The id of hypothesis token `position` (the next one), whose key is `(key, exact)`;
+    /// `same(p)` says whether it equals the hypothesis token at `p` (asked only of inexact keys).
+    #[inline(always)]
+    pub fn hyp_id(
+        &mut self,
+        position: u32,
+        (key, exact): (u64, bool),
+        same: impl Fn(u32) -> bool,
+    ) -> Id {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut slot = slot_of(key, self.bits);
+        loop {
+            let Some(entry) = self.slots.get_mut(slot) else {
+                return Id(ABSENT);
+            };
+            let free = entry.id == FREE;
+            let equal = entry.key == key;
+            // `|` and `&`: whether the token is new is data, not a pattern, so no branch on it.
+            if free | (equal & exact) || (equal && same(entry.first)) {
+                let id = if free { self.vocabulary } else { entry.id };
+                let first = if free { position } else { entry.first };
+                *entry = TokenSlot { key, id, first };
+                self.vocabulary += u32::from(free);
+                return Id(id);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The id of a reference token whose key is `(key, exact)` (`ABSENT` if the hypothesis lacks
+    /// it); `same` as for `hyp_id`.
+    #[inline(always)]
+    pub fn ref_id(&self, (key, exact): (u64, bool), same: impl Fn(u32) -> bool) -> Id {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut slot = slot_of(key, self.bits);
+        loop {
+            let Some(entry) = self.slots.get(slot) else {
+                return Id(ABSENT);
+            };
+            let equal = entry.key == key;
+            // A free slot's id is FREE, which is ABSENT.
+            if (entry.id == FREE) | (equal & exact) || (equal && same(entry.first)) {
+                return Id(entry.id);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
 }
 
 /// A segment's tokens as ids (see `Id`): the hypothesis' and all references' back to back
 /// (`ref_starts` has one start per reference plus the end).
 #[derive(Default)]
 pub struct Numbering {
-    hasher: ahash::RandomState,
-    /// Token table of `hash`: a token's key and the position of its first occurrence in the
-    /// hypothesis (`FREE` for an empty slot).
-    token_slots: Vec<(u64, u32)>,
+    table: TokenTable,
     hyp: Vec<u32>,
     refs: Vec<u32>,
     ref_starts: Vec<usize>,
@@ -215,63 +292,23 @@ impl Numbering {
         references: impl Iterator<Item = &'a [T]>,
         hypothesis: &[T],
     ) {
-        // Load 1/4 or below: a probe rarely continues, so its loop exit is predictable.
-        let bits = table_bits(2 * hypothesis.len());
-        self.token_slots.clear();
-        self.token_slots.resize(1 << bits, (0, FREE));
-        let mask = (1usize << bits) - 1;
-        let hasher = &self.hasher;
-        // The key, and whether equal keys mean equal tokens.
-        let key_of = |token: &T| match token.short_key() {
-            Some(key) => (key, true),
-            None => (long_key(hasher.hash_one(token)), false),
-        };
-        let same = |p: u32, token: &T| hypothesis.get(p as usize).is_some_and(|t| t == token);
+        let table = &mut self.table;
+        table.start(hypothesis.len());
+        let same = |p: u32, token: &T| hypothesis.get(p as usize) == Some(token);
         self.hyp.clear();
-        let mut vocabulary = 0;
         for (i, token) in hypothesis.iter().enumerate() {
-            let (key, exact) = key_of(token);
-            let mut slot = slot_of(key, bits);
-            // Whether the token is new is data, not a pattern: decided without a branch.
-            let id = loop {
-                let Some(entry) = self.token_slots.get_mut(slot) else {
-                    break ABSENT;
-                };
-                let free = entry.1 == FREE;
-                let equal = entry.0 == key;
-                // `|` and `&`: no branch on whether the token is new.
-                if free | (equal & exact) || (equal && same(entry.1, token)) {
-                    let first = if free { i as u32 } else { entry.1 };
-                    *entry = (key, first);
-                    let seen = self.hyp.get(first as usize).copied().unwrap_or(ABSENT);
-                    let id = if free { vocabulary } else { seen };
-                    vocabulary += u32::from(free);
-                    break id;
-                }
-                slot = (slot + 1) & mask;
-            };
-            self.hyp.push(id);
+            let key = table.key_of(token);
+            self.hyp
+                .push(table.hyp_id(i as u32, key, |p| same(p, token)).0);
         }
-        self.vocabulary = vocabulary;
+        self.vocabulary = table.vocabulary();
         self.refs.clear();
         self.ref_starts.clear();
         for reference in references {
             self.ref_starts.push(self.refs.len());
             for token in reference {
-                let (key, exact) = key_of(token);
-                let mut slot = slot_of(key, bits);
-                let id = loop {
-                    let Some(&(k, p)) = self.token_slots.get(slot) else {
-                        break ABSENT;
-                    };
-                    let equal = k == key;
-                    if (p == FREE) | (equal & exact) || (equal && same(p, token)) {
-                        // `hyp.get(FREE)` is `None`: ABSENT for a token the hypothesis lacks.
-                        break self.hyp.get(p as usize).copied().unwrap_or(ABSENT);
-                    }
-                    slot = (slot + 1) & mask;
-                };
-                self.refs.push(id);
+                self.refs
+                    .push(table.ref_id(table.key_of(token), |p| same(p, token)).0);
             }
         }
         self.ref_starts.push(self.refs.len());
@@ -430,6 +467,10 @@ impl Ngrams {
         // Masks take (1 + references) * hypothesis length * words: many long references hash.
         let masks = (1 + references.len()) * hypothesis.len() * words;
         match words {
+            0 | 1 if references.len() == 1 => {
+                let numbering = &self.numbering;
+                return clipped_in_one_word(&numbering.hyp, &numbering.refs, max_order, each);
+            }
             _ if 2 * masks > KEEP => {}
             0 | 1 => return self.clipped_by_masks::<1>(max_order, each),
             2 => return self.clipped_by_masks::<2>(max_order, each),
@@ -504,10 +545,6 @@ impl Ngrams {
             }
         }
         grams.copy_from_slice(first);
-        if (W, lists) == (1, 2) {
-            let (first, grams) = (first.as_flattened(), grams.as_flattened_mut());
-            return clipped_in_one_word(first, grams, len, max_order, each);
-        }
         let single = lists == 2;
         by_order(len, max_order, each, |n, count| {
             if n > 1 {
@@ -763,32 +800,59 @@ impl Ngrams {
     }
 }
 
-/// The n-gram loop of `Ngrams::clipped_by_masks` for the most common segments: one reference, and
-/// lists of at most 64 tokens, so that each mask is one word. `first` and `grams` hold the
-/// hypothesis' masks, then the reference's.
+/// `Ngrams::clipped_by_masks` for the most common segments, numbered: one reference, and lists
+/// of at most 64 tokens, so that each mask is one word, and all masks fit on the stack.
 fn clipped_in_one_word(
-    first: &[u64],
-    grams: &mut [u64],
-    len: usize,
+    hyp: &[u32],
+    reference: &[u32],
     max_order: usize,
     each: impl FnMut(usize, u64, u64),
 ) {
-    let (first_in_hyp, first_in_ref) = first.split_at(len.min(first.len()));
-    let (in_hyp, in_ref) = grams.split_at_mut(len.min(grams.len()));
-    by_order(len, max_order, each, |n, count| {
-        if n > 1 {
-            grams_from_shorter(in_hyp, first_in_hyp, count);
-            grams_from_shorter(in_ref, first_in_ref, count);
-        }
-        let mut clipped = 0;
-        for (i, (&hyp, &reference)) in in_hyp.iter().zip(in_ref.iter()).take(count).enumerate() {
-            let at = 1u64 << i;
-            if hyp == at {
-                clipped += u64::from(reference != 0);
-            } else if hyp & (at - 1) == 0 {
-                // Counted once, at its first occurrence.
-                clipped += u64::from(hyp.count_ones().min(reference.count_ones()));
+    // By token id (below 64, as the hypothesis has at most 64 tokens): its positions in each list.
+    let mut positions = [[0u64; 64]; 2];
+    for (list, tokens) in positions.iter_mut().zip([hyp, reference]) {
+        for (p, &token) in tokens.iter().enumerate() {
+            // Reference tokens the hypothesis lacks are ABSENT: no mask.
+            if let Some(mask) = list.get_mut(token as usize) {
+                *mask |= 1 << (p % 64);
             }
+        }
+    }
+    // By hypothesis position: where its token occurs in the hypothesis (`first_in_hyp`) and in
+    // the reference; `in_hyp` and `in_ref` become where the current order's n-gram starting
+    // there occurs. One spare entry: position i + 1 is read for every i below 64.
+    let len = hyp.len().min(64);
+    let (mut first_in_hyp, mut first_in_ref) = ([0u64; 65], [0u64; 65]);
+    for (i, &token) in hyp.iter().take(len).enumerate() {
+        let [in_hyp, in_ref] = &positions;
+        first_in_hyp[i] = in_hyp.get(token as usize).copied().unwrap_or(0);
+        first_in_ref[i] = in_ref.get(token as usize).copied().unwrap_or(0);
+    }
+    let (mut in_hyp, mut in_ref) = (first_in_hyp, first_in_ref);
+    // The clipped count of the n-gram at position i, where it occurs in each list: counted once, at
+    // its first occurrence (most n-grams occur once in the hypothesis: clipped to 1 if in the
+    // reference).
+    let clipped_at = |i: usize, hyp: u64, reference: u64| {
+        let at = 1u64 << i;
+        if hyp == at {
+            u64::from(reference != 0)
+        } else if hyp & (at - 1) == 0 {
+            u64::from(hyp.count_ones().min(reference.count_ones()))
+        } else {
+            0
+        }
+    };
+    by_order(len, max_order, each, |n, count| {
+        let count = count.min(64);
+        let mut clipped = 0;
+        for i in 0..count {
+            if n > 1 {
+                // One order up, in place: the first token's positions that the shorter n-gram at
+                // i + 1 (not updated yet) follows.
+                in_hyp[i] = first_in_hyp[i] & in_hyp[i + 1] >> 1;
+                in_ref[i] = first_in_ref[i] & in_ref[i + 1] >> 1;
+            }
+            clipped += clipped_at(i, in_hyp[i], in_ref[i]);
         }
         clipped
     });
@@ -815,15 +879,6 @@ fn by_order(
             no_matches(n + 1, max_order, len, each);
             return;
         }
-    }
-}
-
-/// One order up, in place: `grams[i]` becomes where the n-gram at i occurs, its first token's
-/// positions (`first[i]`) that the (n-1)-gram at i + 1 follows, for the first `count` positions.
-fn grams_from_shorter(grams: &mut [u64], first: &[u64], count: usize) {
-    let count = count.min(first.len()).min(grams.len().saturating_sub(1));
-    for i in 0..count {
-        grams[i] = first[i] & grams[i + 1] >> 1;
     }
 }
 

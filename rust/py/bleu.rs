@@ -15,11 +15,11 @@ use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
 use super::{check_same_length, first_error, items, pool_for, run_rows, to_numpy, TextRows};
 use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, number_segment, CorpusStats, HashToken,
-    Id, Method, Param, PyExc, Raised, Segment, Smoothing, Token,
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, CorpusStats, HashToken, Id, Method,
+    Param, PyExc, Raised, Segment, Smoothing, Token, TokenTable,
 };
 use crate::parallel;
-use crate::text::{short_key, short_key_at, Tokenizer};
+use crate::text::{short_key, short_key_ending, Tokenizer};
 
 /// The exception nltk raises, with its message.
 pub(super) fn raise(e: Raised) -> PyErr {
@@ -271,8 +271,6 @@ impl RawList {
 struct StrToken<'a> {
     kind: u32,
     data: &'a [u8],
-    /// The `short_key` of a one-byte kind token of at most 7 characters.
-    short: Option<u64>,
 }
 
 impl std::hash::Hash for StrToken<'_> {
@@ -284,7 +282,7 @@ impl std::hash::Hash for StrToken<'_> {
 impl HashToken for StrToken<'_> {
     /// Only one-byte kinds get a short key: the bytes of a wider kind can equal a narrower one's.
     fn short_key(&self) -> Option<u64> {
-        self.short
+        (self.kind == 1).then(|| short_key(self.data)).flatten()
     }
 }
 
@@ -298,19 +296,13 @@ enum Bad {
     NotReady,
 }
 
-/// Reads one token. With `whole_objects`, a short token's key comes from one 8-byte load that ends
-/// with its last character and so starts in the object's header (only where no other thread can
-/// be writing to that header: see `TokenRows::read`).
+/// Reads one token.
 ///
 /// # Safety
 /// `obj` is a live object that nothing changes while the result is used (see `RawList`). Only
 /// header fields CPython never changes after creation are used (type, kind, length, data), and
-/// nothing is written: no reference count, no cached hash or UTF-8. (The 8-byte load reads
-/// header bytes that may change, such as the cached hash, and drops them.)
-unsafe fn read_token<'a>(
-    obj: *mut ffi::PyObject,
-    whole_objects: bool,
-) -> Result<StrToken<'a>, Bad> {
+/// nothing is written: no reference count, no cached hash or UTF-8.
+unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
     if ffi::PyUnicode_Check(obj) == 0 {
         return Err(Bad::Invalid);
     }
@@ -334,43 +326,67 @@ unsafe fn read_token<'a>(
     if lone {
         return Err(Bad::Invalid);
     }
-    let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len * kind as usize);
-    let short = if kind != 1 || len >= 8 {
-        None
-    } else if let Some(offset) = whole_objects.then(|| compact_offset(obj, data)).flatten() {
-        // The characters follow the header in the same allocation, which has more than 8 bytes
-        // before them: `short_key_at` reads the 8 bytes that end with the last one.
-        let object = std::slice::from_raw_parts(obj.cast::<u8>(), offset + len);
-        short_key_at(object, offset, len)
-    } else {
-        short_key(bytes)
-    };
     Ok(StrToken {
         kind,
-        data: bytes,
-        short,
+        data: std::slice::from_raw_parts(data.cast::<u8>(), len * kind as usize),
     })
 }
 
-/// How far the characters of a `str` (`obj`, whose `PyUnicode_DATA` is `data`) start from the
-/// object, if they follow its header (a compact string; a legacy string's characters are in a
-/// buffer of their own).
-fn compact_offset(obj: *mut ffi::PyObject, data: *mut std::ffi::c_void) -> Option<usize> {
-    let offset = (data as usize).wrapping_sub(obj as usize);
-    // Both offsets lie inside a legacy string's own header, so a separate buffer cannot be there.
-    [
-        std::mem::size_of::<ffi::PyASCIIObject>(),
-        std::mem::size_of::<ffi::PyCompactUnicodeObject>(),
-    ]
-    .contains(&offset)
-    .then_some(offset)
+/// The `short_key` of a token that is a `str` of at most 7 ASCII characters stored in its object
+/// (an exact, compact ASCII `str`: most tokens), from one 8-byte load that ends with its last
+/// character and so starts in the object's header; `None` for any other token.
+///
+/// # Safety
+/// As for `read_token`, and only where no other thread can be writing to that header.
+#[inline(always)]
+unsafe fn ascii_short_key(obj: *mut ffi::PyObject) -> Option<u64> {
+    // Only a compact ASCII string's characters start right after the smaller header (a legacy
+    // string's own buffer cannot: that offset lies inside its larger header), which has more
+    // than 8 bytes.
+    let offset = std::mem::size_of::<ffi::PyASCIIObject>();
+    if ffi::Py_TYPE(obj) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type)
+        || ffi::PyUnicode_DATA(obj) != obj.cast::<u8>().add(offset).cast()
+    {
+        return None;
+    }
+    let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
+    if len >= 8 {
+        return None;
+    }
+    let end = obj.cast::<u8>().add(offset + len);
+    let eight = u64::from_le(std::ptr::read_unaligned(end.sub(8).cast::<u64>()));
+    Some(short_key_ending(eight, len))
+}
+
+/// `id(table, key, same)` for token `obj`: its key, and whether it equals hypothesis token `p`
+/// (`hypothesis` is the row's hypothesis; asked only of inexact keys).
+///
+/// # Safety
+/// As for `read_token`; `whole_objects` as for `read_row`.
+#[inline(always)]
+unsafe fn token_id(
+    obj: *mut ffi::PyObject,
+    whole_objects: bool,
+    hypothesis: RawList,
+    table: &mut TokenTable,
+    id: impl FnOnce(&mut TokenTable, (u64, bool), &dyn Fn(u32) -> bool) -> Id,
+) -> Result<Id, Bad> {
+    if let Some(key) = whole_objects.then(|| ascii_short_key(obj)).flatten() {
+        return Ok(id(table, (key, true), &|_| false));
+    }
+    let token = read_token(obj)?;
+    let key = table.key_of(&token);
+    let same = |p: u32| {
+        (p as usize) < hypothesis.len && read_token(hypothesis.get(p as usize)) == Ok(token)
+    };
+    Ok(id(table, key, &same))
 }
 
 /// Reusable buffers of a reader.
 #[derive(Default)]
-struct Scratch<'a> {
+struct Scratch {
     lists: Vec<RawList>,
-    tokens: Vec<StrToken<'a>>,
+    table: TokenTable,
     /// The ids and lists of the reader's previous chunk: room reserved for the next one.
     last_ids: usize,
     last_lists: usize,
@@ -390,13 +406,13 @@ enum Shape {
 /// # Safety
 /// `response` and `refs` are live objects that nothing changes meanwhile, nor any object they
 /// hold (see `RawList`).
-unsafe fn read_row<'a>(
+unsafe fn read_row(
     response: *mut ffi::PyObject,
     refs: *mut ffi::PyObject,
     shape: Shape,
     whole_objects: bool,
     chunk: &mut Chunk,
-    scratch: &mut Scratch<'a>,
+    scratch: &mut Scratch,
 ) -> Result<(), Bad> {
     let lists = &mut scratch.lists;
     lists.clear();
@@ -414,21 +430,33 @@ unsafe fn read_row<'a>(
     } else {
         lists.push(outer);
     }
-    let tokens = &mut scratch.tokens;
-    tokens.clear();
-    for list in lists.iter() {
-        for i in 0..list.len {
-            tokens.push(read_token(list.get(i), whole_objects)?);
+    let Some((&hypothesis, references)) = lists.split_first() else {
+        return Err(Bad::Invalid);
+    };
+    let table = &mut scratch.table;
+    table.start(hypothesis.len);
+    for i in 0..hypothesis.len {
+        let id = token_id(
+            hypothesis.get(i),
+            whole_objects,
+            hypothesis,
+            table,
+            |t, key, same| t.hyp_id(i as u32, key, same),
+        )?;
+        chunk.ids.push(id);
+    }
+    for reference in references {
+        for i in 0..reference.len {
+            let id = token_id(
+                reference.get(i),
+                whole_objects,
+                hypothesis,
+                table,
+                |t, key, same| t.ref_id(key, same),
+            )?;
+            chunk.ids.push(id);
         }
     }
-    let hyp_len = lists.first().map_or(0, |l| l.len);
-    let (hypothesis, mut rest) = tokens.split_at(hyp_len.min(tokens.len()));
-    let references = lists.iter().skip(1).map(|l| {
-        let (reference, tail) = rest.split_at(l.len.min(rest.len()));
-        rest = tail;
-        reference
-    });
-    number_segment(references, hypothesis, &mut chunk.ids);
     for list in lists.iter() {
         let end = chunk.list_ends.last().copied().unwrap_or(0) + list.len;
         chunk.list_ends.push(end);
@@ -520,7 +548,7 @@ impl TokenRows {
         let rows = raw_responses.len.min(raw_references.len);
         let chunk_indices: Vec<usize> = (0..rows.div_ceil(CHUNK_ROWS)).collect();
         let read = || -> Vec<(Chunk, Option<(usize, Bad)>)> {
-            let read_chunk = |scratch: &mut Scratch<'_>, &c: &usize| {
+            let read_chunk = |scratch: &mut Scratch, &c: &usize| {
                 let mut chunk = Chunk {
                     ids: Vec::with_capacity(scratch.last_ids),
                     list_ends: Vec::with_capacity(scratch.last_lists),

@@ -118,16 +118,20 @@ pub fn short_key_at(text: &[u8], start: usize, len: usize) -> Option<u64> {
         let bytes = text.get(at..at.wrapping_add(8))?;
         <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
     };
-    let packed = match eight(start) {
-        Some(x) => Some(x & ((1u64 << (8 * len)) - 1)),
+    match eight(start) {
+        Some(x) => Some(x & ((1u64 << (8 * len)) - 1) | (len as u64) << 56),
         // Near the end of the text: the 8 bytes that end with the token.
-        None => eight((start + len).wrapping_sub(8))
-            .map(|x| x.checked_shr(8 * (8 - len) as u32).unwrap_or(0)),
-    };
-    match packed {
-        Some(bytes) => Some(bytes | (len as u64) << 56),
-        None => short_key(text.get(start..start.checked_add(len)?)?),
+        None => match eight((start + len).wrapping_sub(8)) {
+            Some(x) => Some(short_key_ending(x, len)),
+            None => short_key(text.get(start..start.checked_add(len)?)?),
+        },
     }
+}
+
+/// The [`short_key`] of the last `len` (below 8) of 8 little-endian bytes `x`.
+#[inline(always)]
+pub fn short_key_ending(x: u64, len: usize) -> u64 {
+    x.checked_shr(8 * (8 - len) as u32).unwrap_or(0) | (len as u64) << 56
 }
 
 /// The key of a longer token, from its hash: top byte 0xFF, so never a [`short_key`]. Equal keys
