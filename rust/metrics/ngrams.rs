@@ -102,6 +102,11 @@ pub trait Token: Sized {
         out: &mut Numbering,
     ) where
         Self: 'a;
+
+    /// The list as the ids of a numbered segment (`Id`), if it is one.
+    fn ids(_list: &[Self]) -> Option<&[Id]> {
+        None
+    }
 }
 
 /// A token numbered by hashing. Most tokens are short: with a [`short_key`] they are numbered
@@ -145,6 +150,10 @@ impl<T: HashToken> Token for T {
 pub struct Id(u32);
 
 impl Token for Id {
+    fn ids(list: &[Id]) -> Option<&[Id]> {
+        Some(list)
+    }
+
     fn number<'a>(
         references: impl Iterator<Item = &'a [Id]>,
         hypothesis: &[Id],
@@ -458,18 +467,29 @@ impl Ngrams {
         max_order: usize,
         mut each: impl FnMut(usize, u64, u64),
     ) {
-        self.number(references, hypothesis);
         let longest = references
             .iter()
             .map(|r| r.as_ref().len())
             .fold(hypothesis.len(), usize::max);
         let words = longest.div_ceil(64);
+        if let ([reference], 0 | 1) = (references, words) {
+            if let (Some(hyp), Some(reference)) = (T::ids(hypothesis), T::ids(reference.as_ref())) {
+                return clipped_in_one_word(hyp, reference, |id| id.0, max_order, each);
+            }
+        }
+        self.number(references, hypothesis);
         // Masks take (1 + references) * hypothesis length * words: many long references hash.
         let masks = (1 + references.len()) * hypothesis.len() * words;
         match words {
             0 | 1 if references.len() == 1 => {
                 let numbering = &self.numbering;
-                return clipped_in_one_word(&numbering.hyp, &numbering.refs, max_order, each);
+                return clipped_in_one_word(
+                    &numbering.hyp,
+                    &numbering.refs,
+                    |id| id,
+                    max_order,
+                    each,
+                );
             }
             _ if 2 * masks > KEEP => {}
             0 | 1 => return self.clipped_by_masks::<1>(max_order, each),
@@ -802,9 +822,10 @@ impl Ngrams {
 
 /// `Ngrams::clipped_by_masks` for the most common segments, numbered: one reference, and lists
 /// of at most 64 tokens, so that each mask is one word, and all masks fit on the stack.
-fn clipped_in_one_word(
-    hyp: &[u32],
-    reference: &[u32],
+fn clipped_in_one_word<T: Copy>(
+    hyp: &[T],
+    reference: &[T],
+    id: impl Fn(T) -> u32,
     max_order: usize,
     each: impl FnMut(usize, u64, u64),
 ) {
@@ -813,7 +834,7 @@ fn clipped_in_one_word(
     for (list, tokens) in positions.iter_mut().zip([hyp, reference]) {
         for (p, &token) in tokens.iter().enumerate() {
             // Reference tokens the hypothesis lacks are ABSENT: no mask.
-            if let Some(mask) = list.get_mut(token as usize) {
+            if let Some(mask) = list.get_mut(id(token) as usize) {
                 *mask |= 1 << (p % 64);
             }
         }
@@ -825,8 +846,8 @@ fn clipped_in_one_word(
     let (mut first_in_hyp, mut first_in_ref) = ([0u64; 65], [0u64; 65]);
     for (i, &token) in hyp.iter().take(len).enumerate() {
         let [in_hyp, in_ref] = &positions;
-        first_in_hyp[i] = in_hyp.get(token as usize).copied().unwrap_or(0);
-        first_in_ref[i] = in_ref.get(token as usize).copied().unwrap_or(0);
+        first_in_hyp[i] = in_hyp.get(id(token) as usize).copied().unwrap_or(0);
+        first_in_ref[i] = in_ref.get(id(token) as usize).copied().unwrap_or(0);
     }
     let (mut in_hyp, mut in_ref) = (first_in_hyp, first_in_ref);
     // The clipped count of the n-gram at position i, where it occurs in each list: counted once, at
