@@ -337,7 +337,8 @@ unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
 /// character and so starts in the object's header; `None` for any other token.
 ///
 /// # Safety
-/// As for `read_token`, and only where no other thread can be writing to that header.
+/// As for `read_token`, and only where no other thread can be writing to that header (the load
+/// also reads header bytes that may change, such as the cached hash, and drops them).
 #[inline(always)]
 unsafe fn ascii_short_key(obj: *mut ffi::PyObject) -> Option<u64> {
     // Only a compact ASCII string's characters start right after the smaller header (a legacy
@@ -362,7 +363,8 @@ unsafe fn ascii_short_key(obj: *mut ffi::PyObject) -> Option<u64> {
 /// (`hypothesis` is the row's hypothesis; asked only of inexact keys).
 ///
 /// # Safety
-/// As for `read_token`; `whole_objects` as for `read_row`.
+/// As for `read_token`. With `whole_objects`, no other thread can be writing to a token's header
+/// (see `TokenRows::read`), so short ASCII tokens take `ascii_short_key`.
 #[inline(always)]
 unsafe fn token_id(
     obj: *mut ffi::PyObject,
