@@ -3,7 +3,10 @@ plain lists, which the native layer reads in one pass and validates row by row."
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def as_list(column: Any, field: str) -> list[Any]:
@@ -44,3 +47,20 @@ def _row_as_list(row: Any, field: str, index: int) -> Any:
     if row is None or isinstance(row, (int, float, bytes)):
         return row  # the native layer names the row and the type
     return as_list(row, f"{field}[{index}]")
+
+
+def score_rows(native: Callable[..., T], responses: Any, references: Any, *args: Any) -> T:
+    """``native(responses, references, *args)`` on the two columns as lists. The reference rows are
+    passed as they are, not read here: a row read on the calling thread costs a cache miss there, one
+    row after another, while the native layer reads every row on all cores anyway. Only when it
+    rejects a row (``TypeError``) are rows of other sequence types (numpy arrays, pyarrow lists) made
+    lists, and the call made again."""
+    responses = as_list(responses, "responses")
+    rows = as_list(references, "references")
+    try:
+        return native(responses, rows, *args)
+    except TypeError:
+        converted = as_references(rows)
+        if converted is rows:
+            raise
+    return native(responses, converted, *args)

@@ -233,52 +233,54 @@ impl TokenTable {
         }
     }
 
-    /// The id of hypothesis token `position` (the next one), whose key is `(key, exact)`;
-    /// `same(p)` says whether it equals the hypothesis token at `p` (asked only of inexact keys).
+    /// The slot of the token whose key is `(key, exact)`, or the free slot where it belongs;
+    /// `same(p)` says whether the token equals the hypothesis token at `p` (asked only of inexact
+    /// keys).
     #[inline(always)]
-    pub fn hyp_id(
-        &mut self,
-        position: u32,
-        (key, exact): (u64, bool),
-        same: impl Fn(u32) -> bool,
-    ) -> Id {
+    fn probe(&self, (key, exact): (u64, bool), same: impl Fn(u32) -> bool) -> Option<usize> {
         let mask = self.slots.len().wrapping_sub(1);
         let mut slot = slot_of(key, self.bits);
         loop {
-            let Some(entry) = self.slots.get_mut(slot) else {
-                return Id(ABSENT);
-            };
-            let free = entry.id == FREE;
+            let entry = self.slots.get(slot)?;
             let equal = entry.key == key;
             // `|` and `&`: whether the token is new is data, not a pattern, so no branch on it.
-            if free | (equal & exact) || (equal && same(entry.first)) {
-                let id = if free { self.vocabulary } else { entry.id };
-                let first = if free { position } else { entry.first };
-                *entry = TokenSlot { key, id, first };
-                self.vocabulary += u32::from(free);
-                return Id(id);
+            if (entry.id == FREE) | (equal & exact) || (equal && same(entry.first)) {
+                return Some(slot);
             }
             slot = (slot + 1) & mask;
         }
     }
 
-    /// The id of a reference token whose key is `(key, exact)` (`ABSENT` if the hypothesis lacks
-    /// it); `same` as for `hyp_id`.
+    /// The id of hypothesis token `position` (the next one), whose key is `key` (`same` as for
+    /// `probe`).
     #[inline(always)]
-    pub fn ref_id(&self, (key, exact): (u64, bool), same: impl Fn(u32) -> bool) -> Id {
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut slot = slot_of(key, self.bits);
-        loop {
-            let Some(entry) = self.slots.get(slot) else {
-                return Id(ABSENT);
-            };
-            let equal = entry.key == key;
-            // A free slot's id is FREE, which is ABSENT.
-            if (entry.id == FREE) | (equal & exact) || (equal && same(entry.first)) {
-                return Id(entry.id);
-            }
-            slot = (slot + 1) & mask;
-        }
+    pub fn hyp_id(&mut self, position: u32, key: (u64, bool), same: impl Fn(u32) -> bool) -> Id {
+        let vocabulary = self.vocabulary;
+        let slot = self.probe(key, same);
+        let Some(entry) = slot.and_then(|slot| self.slots.get_mut(slot)) else {
+            return Id(ABSENT);
+        };
+        let free = entry.id == FREE;
+        let id = if free { vocabulary } else { entry.id };
+        let first = if free { position } else { entry.first };
+        *entry = TokenSlot {
+            key: key.0,
+            id,
+            first,
+        };
+        self.vocabulary += u32::from(free);
+        Id(id)
+    }
+
+    /// The id of a reference token whose key is `key` (`ABSENT` if the hypothesis lacks it; `same`
+    /// as for `probe`).
+    #[inline(always)]
+    pub fn ref_id(&self, key: (u64, bool), same: impl Fn(u32) -> bool) -> Id {
+        // A free slot's id is FREE, which is ABSENT.
+        let slot = self.probe(key, same);
+        Id(slot
+            .and_then(|slot| self.slots.get(slot))
+            .map_or(ABSENT, |entry| entry.id))
     }
 }
 

@@ -432,31 +432,33 @@ unsafe fn read_row(
     } else {
         lists.push(outer);
     }
-    let Some((&hypothesis, references)) = lists.split_first() else {
+    let Some(&hypothesis) = lists.first() else {
         return Err(Bad::Invalid);
     };
     let table = &mut scratch.table;
     table.start(hypothesis.len);
+    // The hypothesis' tokens are numbered, the references' only looked up: a loop each.
     for i in 0..hypothesis.len {
-        let id = token_id(
+        let hyp_id =
+            |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.hyp_id(i as u32, key, same);
+        chunk.ids.push(token_id(
             hypothesis.get(i),
             whole_objects,
             hypothesis,
             table,
-            |t, key, same| t.hyp_id(i as u32, key, same),
-        )?;
-        chunk.ids.push(id);
+            hyp_id,
+        )?);
     }
-    for reference in references {
-        for i in 0..reference.len {
-            let id = token_id(
-                reference.get(i),
+    for list in lists.iter().skip(1) {
+        for i in 0..list.len {
+            let ref_id = |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.ref_id(key, same);
+            chunk.ids.push(token_id(
+                list.get(i),
                 whole_objects,
                 hypothesis,
                 table,
-                |t, key, same| t.ref_id(key, same),
-            )?;
-            chunk.ids.push(id);
+                ref_id,
+            )?);
         }
     }
     for list in lists.iter() {

@@ -30,8 +30,10 @@ def test_requests_per_minute_are_spaced_evenly(serve, client_for) -> None:
     run = asyncio.run(main())
     assert all(r.ok for r in run)
     arrivals = sorted(r.t for r in server.requests[5:])
-    # A burst of a tenth of a second (5 requests), then one every 20 ms: 0.42 s (unlimited: ~0.05 s).
-    assert arrivals[-1] - arrivals[0] >= (26 - 5) / 50 * 0.9
+    # A burst of a tenth of a second (5 requests), then one every 20 ms: 0.42 s (unlimited: ~0.05 s). On a
+    # loaded machine late first sends let the bucket refill, so the spread can shrink (0.37 s seen): the
+    # window check below is the limit itself; this one only tells limited from unlimited.
+    assert arrivals[-1] - arrivals[0] >= (26 - 5) / 50 * 0.5
     # Any 0.2 s holds at most 10 + the burst of 5 (+3 for send jitter on a loaded machine; unlimited: 26).
     for i, t in enumerate(arrivals):
         assert sum(1 for u in arrivals[i:] if u < t + 0.2) <= 0.2 * 50 + 5 + 3

@@ -46,6 +46,28 @@ def test_lists_numpy_and_pyarrow_give_the_same_values(name):
         assert got.tobytes() == expected.tobytes()
 
 
+@pytest.mark.parametrize("name", sorted(n for n in TEXT_BATCHES if not n.endswith("_tokens")))
+def test_reference_rows_of_other_sequence_types(name):
+    """The native layer rejects rows that are not lists, tuples or str; they are made lists only then,
+    and the call made again: the values are those of lists."""
+    fn = TEXT_BATCHES[name]
+    responses = [r or "no answer" for r in RESPONSES]  # F1 rejects an empty response
+    rows = [[REFERENCES[0], "the cat"], [REFERENCES[1]], ["empty answer"], ["naive cafe", "café"]]
+    expected = fn(responses, rows)
+    for convert in (np.array, lambda r: np.array(r, dtype=object), tuple, pa.array):
+        assert fn(responses, [convert(r) for r in rows]).tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("fn", [rapideval.bleu, rapideval.gleu])
+def test_token_rows_of_other_sequence_types(fn):
+    hypotheses = [r.split() for r in RESPONSES]
+    references = [r.split() for r in REFERENCES]
+    expected = fn(hypotheses, references, tokenizer=None)
+    for convert in (lambda r: np.array(r, dtype=object), pa.array):
+        got = fn(hypotheses, [convert(r) for r in references], tokenizer=None)
+        assert got.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("name", sorted(BATCH))
 def test_several_references_per_row(name):
     fn = BATCH[name]

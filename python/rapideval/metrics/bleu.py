@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import score_rows
 from ..compat.nltk import _smoothing
 
 __all__ = ["bleu"]
@@ -51,9 +51,10 @@ def bleu(
         method, epsilon, alpha, k = _smoothing(smoothing)
     weights = [float(w) for w in weights]
     if tokenizer is None:
-        return _core.bleu_tokens(
-            as_list(responses, "responses"),
-            as_references(references),
+        return score_rows(
+            _core.bleu_tokens,
+            responses,
+            references,
             weights,
             method,
             epsilon,
@@ -61,9 +62,10 @@ def bleu(
             k,
             bool(auto_reweigh),
         )
-    return _core.bleu_batch(
-        as_list(responses, "responses"),
-        as_references(references),
+    return score_rows(
+        _core.bleu_batch,
+        responses,
+        references,
         tokenizer,
         weights,
         method,

@@ -16,7 +16,7 @@ from typing import Any, Union
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import as_list, as_references, score_rows
 from .sacrebleu import SACREBLEU_VERSION, count_references
 
 __all__ = ["CHRFScore", "chrf", "corpus_chrf"]
@@ -54,9 +54,10 @@ def chrf(
 ) -> np.ndarray:
     """``sacrebleu.sentence_chrf(response, refs, ...).score`` (``CHRF(...).sentence_score``, sacrebleu
     2.6.0) for every row, as a float64 array. ``word_order=2`` is chrF++."""
-    return _core.sacrebleu_sentence_chrf(
-        as_list(responses, "responses"),
-        as_references(references),
+    return score_rows(
+        _core.sacrebleu_sentence_chrf,
+        responses,
+        references,
         *config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
     )
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import score_rows
 
 __all__ = ["exact_match", "f1"]
 
@@ -27,7 +27,7 @@ def f1(responses: Any, references: Any) -> np.ndarray:
     (naming the row). A row may hold several references (a list of str): its score is the best
     over them, as SQuAD's ``metric_max_over_ground_truths``.
     """
-    return _core.f1_score(as_list(responses, "responses"), as_references(references))
+    return score_rows(_core.f1_score, responses, references)
 
 
 def exact_match(responses: Any, references: Any, *, normalize: bool = True) -> np.ndarray:
@@ -38,4 +38,4 @@ def exact_match(responses: Any, references: Any, *, normalize: bool = True) -> n
     ``normalize=False`` is ragas ``ExactMatch``: ``float(reference == response)``. With several references per row, 1.0 when any
     of them matches.
     """
-    return _core.exact_match(as_list(responses, "responses"), as_references(references), normalize)
+    return score_rows(_core.exact_match, responses, references, normalize)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import score_rows
 
 __all__ = ["gleu"]
 
@@ -40,15 +40,17 @@ def gleu(
     Python code can change them meanwhile); the result does not depend on the thread count. Returns a float64 array, one score per row.
     """
     if tokenizer is None:
-        return _core.gleu_tokens(
-            as_list(responses, "responses"),
-            as_references(references),
+        return score_rows(
+            _core.gleu_tokens,
+            responses,
+            references,
             operator.index(min_len),
             operator.index(max_len),
         )
-    return _core.gleu_batch(
-        as_list(responses, "responses"),
-        as_references(references),
+    return score_rows(
+        _core.gleu_batch,
+        responses,
+        references,
         tokenizer,
         operator.index(min_len),
         operator.index(max_len),

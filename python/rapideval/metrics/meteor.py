@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import score_rows
 
 __all__ = ["forget_words", "meteor", "wordnet_license", "wordnet_synonyms"]
 
@@ -38,9 +38,10 @@ def meteor(
     before cost less. Returns a float64 array, one score per row. Raises ``ValueError`` naming the
     row for a row without references, ``TypeError`` for a non-``str`` value.
     """
-    return _core.meteor(
-        as_list(responses, "responses"),
-        as_references(references),
+    return score_rows(
+        _core.meteor,
+        responses,
+        references,
         float(alpha),
         float(beta),
         float(gamma),

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import score_rows
 
 __all__ = ["RougeArrays", "rouge"]
 
@@ -51,9 +51,10 @@ def rouge(
     ``ValueError`` for an unknown type or a row without references, ``TypeError`` for a non-``str``.
     """
     types = [rouge_types] if isinstance(rouge_types, str) else list(rouge_types)
-    out = _core.rouge(
-        as_list(responses, "responses"),
-        as_references(references),
+    out = score_rows(
+        _core.rouge,
+        responses,
+        references,
         types,
         bool(use_stemmer),
         bool(split_summaries),

@@ -13,7 +13,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import as_list, as_references, score_rows
 
 __all__ = ["BLEUScore", "sacrebleu_bleu", "sacrebleu_corpus_bleu"]
 
@@ -53,9 +53,10 @@ def sacrebleu_bleu(
 ) -> np.ndarray:
     """``sacrebleu.sentence_bleu(response, refs, ...).score`` (sacrebleu 2.6.0) for every row, as a
     float64 array. The defaults are ``sentence_bleu``'s (``exp`` smoothing, effective order on)."""
-    return _core.sacrebleu_sentence_bleu(
-        as_list(responses, "responses"),
-        as_references(references),
+    return score_rows(
+        _core.sacrebleu_sentence_bleu,
+        responses,
+        references,
         tokenize,
         lowercase,
         smooth_method,

@@ -15,7 +15,7 @@ from typing import Any, Union
 import numpy as np
 
 from .. import _core
-from .._inputs import as_list, as_references
+from .._inputs import as_list, as_references, score_rows
 from .sacrebleu import SACREBLEU_VERSION, count_references
 
 __all__ = ["TERScore", "corpus_ter", "ter"]
@@ -42,9 +42,10 @@ def ter(
 ) -> np.ndarray:
     """``sacrebleu.sentence_ter(response, refs, ...).score`` (sacrebleu 2.6.0) for every row, as a
     float64 array."""
-    return _core.sacrebleu_sentence_ter(
-        as_list(responses, "responses"),
-        as_references(references),
+    return score_rows(
+        _core.sacrebleu_sentence_ter,
+        responses,
+        references,
         bool(normalized),
         bool(no_punct),
         bool(asian_support),
