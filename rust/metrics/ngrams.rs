@@ -474,25 +474,22 @@ impl Ngrams {
             .map(|r| r.as_ref().len())
             .fold(hypothesis.len(), usize::max);
         let words = longest.div_ceil(64);
-        if let ([reference], 0 | 1) = (references, words) {
+        // One reference and one word of positions: the stack kernel, on the ids as they are if the
+        // segment is numbered already.
+        let one_word = references.len() == 1 && words <= 1;
+        if let (true, [reference]) = (one_word, references) {
             if let (Some(hyp), Some(reference)) = (T::ids(hypothesis), T::ids(reference.as_ref())) {
                 return clipped_in_one_word(hyp, reference, |id| id.0, max_order, each);
             }
         }
         self.number(references, hypothesis);
+        if one_word {
+            let numbering = &self.numbering;
+            return clipped_in_one_word(&numbering.hyp, &numbering.refs, |id| id, max_order, each);
+        }
         // Masks take (1 + references) * hypothesis length * words: many long references hash.
         let masks = (1 + references.len()) * hypothesis.len() * words;
         match words {
-            0 | 1 if references.len() == 1 => {
-                let numbering = &self.numbering;
-                return clipped_in_one_word(
-                    &numbering.hyp,
-                    &numbering.refs,
-                    |id| id,
-                    max_order,
-                    each,
-                );
-            }
             _ if 2 * masks > KEEP => {}
             0 | 1 => return self.clipped_by_masks::<1>(max_order, each),
             2 => return self.clipped_by_masks::<2>(max_order, each),
