@@ -52,8 +52,8 @@ fn meteor_tokens<'py>(
     let params = Params { alpha, beta, gamma };
     let hypothesis = Texts::new(hypothesis, "hypothesis")?;
     let references = References::new(references, "references")?;
-    let hyp = hypothesis.strs()?;
-    let refs = references.strs()?;
+    let hyp = hypothesis.strs();
+    let refs = references.rows();
     let synonyms = hypothesis_synonyms
         .as_deref()
         .map_or(Synonyms::WordNet, Synonyms::Given);
@@ -79,7 +79,7 @@ fn meteor_tokens<'py>(
                     stems,
                     synonyms,
                 };
-                scorer.single(reference, &hyp, &options)
+                scorer.single(reference, hyp, &options)
             }))
         })
     })?;
@@ -93,10 +93,10 @@ fn wordnet_synonyms<'py>(
     words: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
     let words = Texts::new(words, "words")?;
-    let strs = words.strs()?;
+    let strs = words.strs();
     let wn = py.detach(wordnet::wordnet)?;
     let out: Vec<Vec<&str>> = run_rows(py, strs.len(), || {
-        parallel::map(&strs, 64, |w| wn.synonyms(w))
+        parallel::map(strs, 64, |w| wn.synonyms(w))
     })?;
     PyList::new(py, out)
 }

@@ -161,15 +161,20 @@ pub(crate) fn as_text<'a>(
     })
 }
 
-/// The items of a list or tuple (other sequences are converted by the Python layer first).
-pub(crate) fn items<'py>(
+/// `f(index, item)` for each item of a list or tuple, in order (other sequences are converted by
+/// the Python layer first).
+pub(crate) fn for_each_item<'py>(
     obj: &Bound<'py, PyAny>,
     place: &dyn Fn() -> String,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    mut f: impl FnMut(usize, Bound<'py, PyAny>) -> PyResult<()>,
+) -> PyResult<()> {
     if let Ok(list) = obj.cast::<PyList>() {
-        Ok(list.iter().collect())
+        list.iter().enumerate().try_for_each(|(i, item)| f(i, item))
     } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        Ok(tuple.iter().collect())
+        tuple
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| f(i, item))
     } else {
         Err(PyTypeError::new_err(format!(
             "{}: expected a list of str, got {}",
@@ -179,65 +184,122 @@ pub(crate) fn items<'py>(
     }
 }
 
-/// Python objects kept alive while their UTF-8 views are read without the GIL.
+/// The number of items of a list or tuple (0 for other objects, which [`for_each_item`] rejects).
+fn sequence_len(obj: &Bound<'_, PyAny>) -> usize {
+    match (obj.cast::<PyList>(), obj.cast::<PyTuple>()) {
+        (Ok(list), _) => list.len(),
+        (_, Ok(tuple)) => tuple.len(),
+        _ => 0,
+    }
+}
+
+/// The items of a list or tuple (see [`for_each_item`]).
+pub(crate) fn items<'py>(
+    obj: &Bound<'py, PyAny>,
+    place: &dyn Fn() -> String,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let mut out = Vec::new();
+    for_each_item(obj, place, |_, item| {
+        out.push(item);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The text of an exact or subclassed `str` stored as compact ASCII (most strings), read from the
+/// object without a call; `None` for any other object, which `as_text` then reads or rejects.
+///
+/// # Safety
+/// The GIL is held and `obj` is a live object.
+#[inline(always)]
+unsafe fn compact_ascii<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
+    use pyo3::ffi;
+    if ffi::PyUnicode_Check(obj) == 0 || ffi::PyUnicode_IS_COMPACT_ASCII(obj) == 0 {
+        return None;
+    }
+    let len = ffi::PyUnicode_GET_LENGTH(obj) as usize;
+    let bytes = std::slice::from_raw_parts(ffi::PyUnicode_DATA(obj).cast::<u8>(), len);
+    // An ASCII string's characters are its UTF-8 bytes.
+    Some(std::str::from_utf8_unchecked(bytes))
+}
+
+/// `str` objects read once under the GIL, each in one pass over the input (the calling thread's
+/// share of a batch, which the pool threads wait for). A reference to every object is held, so
+/// its UTF-8 text stays valid with the GIL released, whatever other threads do to the lists it
+/// came from.
 pub(crate) struct Texts<'py> {
     objects: Vec<Bound<'py, PyAny>>,
+    /// The text of each object. Never handed out for longer than `&self`: `'static` stands for
+    /// "as long as `objects`", which nothing changes before it drops.
+    strs: Vec<&'static str>,
 }
 
 impl<'py> Texts<'py> {
-    /// A list of `str` named `field`; every element checked, errors name `field[row]`.
-    pub(crate) fn new(obj: &Bound<'py, PyAny>, field: &str) -> PyResult<Self> {
-        let objects = items(obj, &|| field.to_string())?;
-        for (row, o) in objects.iter().enumerate() {
-            as_text(o, &|| format!("{field}[{row}]"))?;
+    fn with_capacity(n: usize) -> Self {
+        Texts {
+            objects: Vec::with_capacity(n),
+            strs: Vec::with_capacity(n),
         }
-        Ok(Texts { objects })
+    }
+
+    /// A list of `str` named `field`; errors name `field[row]`.
+    pub(crate) fn new(obj: &Bound<'py, PyAny>, field: &str) -> PyResult<Self> {
+        let mut texts = Texts::with_capacity(sequence_len(obj));
+        for_each_item(obj, &|| field.to_string(), |row, item| {
+            texts.push(item, &|| format!("{field}[{row}]"))
+        })?;
+        Ok(texts)
+    }
+
+    /// Adds a `str` (or raises the error of `place`).
+    fn push(&mut self, item: Bound<'py, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
+        // SAFETY: the GIL is held and `item` is a live object.
+        let text: *const str = match unsafe { compact_ascii(item.as_ptr()) } {
+            Some(text) => text,
+            None => as_text(&item, place)?,
+        };
+        // SAFETY: the text is the object's own UTF-8 buffer (inline, or cached in the object by
+        // `PyUnicode_AsUTF8AndSize`), which lives as long as the object; `objects` holds a
+        // reference to it until `self` drops, and `strs` only lends it for as long as `&self`.
+        self.strs.push(unsafe { &*text });
+        self.objects.push(item);
+        Ok(())
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.objects.len()
+        self.strs.len()
     }
 
-    /// The validated strings (`new` already checked that each one is a valid `str`).
-    pub(crate) fn strs(&self) -> PyResult<Vec<&str>> {
-        self.objects
-            .iter()
-            .enumerate()
-            .map(|(row, o)| as_text(o, &|| format!("row {row}")))
-            .collect()
+    /// The strings, in order.
+    pub(crate) fn strs(&self) -> &[&str] {
+        &self.strs
     }
 }
 
 /// References per row: each row is one `str` or a list/tuple of `str` (several references).
 pub(crate) struct References<'py> {
-    /// Every reference back to back; row `i` holds `objects[starts[i]..starts[i + 1]]`.
-    objects: Vec<Bound<'py, PyAny>>,
+    /// Every reference back to back; row `i` holds `texts[starts[i]..starts[i + 1]]`.
+    texts: Texts<'py>,
     starts: Vec<usize>,
 }
 
 impl<'py> References<'py> {
     pub(crate) fn new(obj: &Bound<'py, PyAny>, field: &str) -> PyResult<Self> {
-        let outer = items(obj, &|| field.to_string())?;
+        let rows = sequence_len(obj);
         let mut refs = References {
-            objects: Vec::with_capacity(outer.len()),
-            starts: Vec::with_capacity(outer.len() + 1),
+            texts: Texts::with_capacity(rows),
+            starts: Vec::with_capacity(rows + 1),
         };
-        for (row, item) in outer.into_iter().enumerate() {
-            refs.starts.push(refs.objects.len());
-            if item.cast::<PyString>().is_ok() {
-                as_text(&item, &|| format!("{field}[{row}]"))?;
-                refs.objects.push(item);
-                continue;
+        for_each_item(obj, &|| field.to_string(), |row, item| {
+            refs.starts.push(refs.texts.len());
+            if item.is_instance_of::<PyString>() {
+                return refs.texts.push(item, &|| format!("{field}[{row}]"));
             }
-            for (k, r) in items(&item, &|| format!("{field}[{row}]"))?
-                .into_iter()
-                .enumerate()
-            {
-                as_text(&r, &|| format!("{field}[{row}][{k}]"))?;
-                refs.objects.push(r);
-            }
-        }
-        refs.starts.push(refs.objects.len());
+            for_each_item(&item, &|| format!("{field}[{row}]"), |k, r| {
+                refs.texts.push(r, &|| format!("{field}[{row}][{k}]"))
+            })
+        })?;
+        refs.starts.push(refs.texts.len());
         Ok(refs)
     }
 
@@ -245,30 +307,9 @@ impl<'py> References<'py> {
         self.starts.len().saturating_sub(1)
     }
 
-    pub(crate) fn strs(&self) -> PyResult<Vec<Vec<&str>>> {
-        let flat = self.flat()?;
-        Ok(self
-            .row_slices(&flat)
-            .into_iter()
-            .map(<[&str]>::to_vec)
-            .collect())
-    }
-
-    /// Runs `f` on the references of every row, without an allocation per row.
-    pub(crate) fn with_rows<R>(&self, f: impl FnOnce(&[&[&str]]) -> R) -> PyResult<R> {
-        let flat = self.flat()?;
-        Ok(f(&self.row_slices(&flat)))
-    }
-
-    fn flat(&self) -> PyResult<Vec<&str>> {
-        self.objects
-            .iter()
-            .enumerate()
-            .map(|(i, o)| as_text(o, &|| format!("reference {i}")))
-            .collect()
-    }
-
-    fn row_slices<'a, 's>(&self, flat: &'a [&'s str]) -> Vec<&'a [&'s str]> {
+    /// The references of each row.
+    pub(crate) fn rows(&self) -> Vec<&[&str]> {
+        let flat = self.texts.strs();
         self.starts
             .windows(2)
             .map(|w| flat.get(w[0]..w[1]).unwrap_or(&[]))
@@ -316,9 +357,9 @@ impl<'py> TextRows<'py> {
         py: Python<'_>,
         f: impl FnOnce(&[&str], &[&[&str]]) -> O + Send,
     ) -> PyResult<O> {
-        let responses = self.responses.strs()?;
-        self.references
-            .with_rows(|references| run_rows(py, responses.len(), || f(&responses, references)))?
+        let responses = self.responses.strs();
+        let references = self.references.rows();
+        run_rows(py, responses.len(), || f(responses, &references))
     }
 
     /// The per-row scores `f` computes, as a float64 array; the first failing row raises.

@@ -85,9 +85,9 @@ fn rouge_score_multi<'py>(
     let types = parse_types(&rouge_types)?;
     let opts = options(use_stemmer, split_summaries, tokenizer)?;
     let targets = Texts::new(targets, "targets")?;
-    let targets = targets.strs()?;
+    let targets = targets.strs();
     let prediction = as_text(prediction, &|| "prediction".to_string())?;
-    let scores = py.detach(|| kernel::score_multi(&targets, prediction, &types, &opts))?;
+    let scores = py.detach(|| kernel::score_multi(targets, prediction, &types, &opts))?;
     Ok(tuples(scores))
 }
 
@@ -123,9 +123,9 @@ fn rouge_tokenize<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let kind = RougeTokenizer::from_name(tokenizer)?;
     let texts = Texts::new(texts, "texts")?;
-    let strs = texts.strs()?;
+    let strs = texts.strs();
     let tokens: Vec<Vec<String>> = run_rows(py, strs.len(), || {
-        parallel::map(&strs, 1, |t| kind.tokenize(t, use_stemmer))
+        parallel::map(strs, 1, |t| kind.tokenize(t, use_stemmer))
     })?;
     PyList::new(py, tokens)
 }
@@ -134,9 +134,9 @@ fn rouge_tokenize<'py>(
 #[pyfunction]
 fn porter_stem<'py>(py: Python<'py>, words: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let words = Texts::new(words, "words")?;
-    let strs = words.strs()?;
+    let strs = words.strs();
     let stems: Vec<String> = run_rows(py, strs.len(), || {
-        parallel::map(&strs, 64, |w| porter::stem(w))
+        parallel::map(strs, 64, |w| porter::stem(w))
     })?;
     PyList::new(py, stems)
 }

@@ -16,9 +16,9 @@ fn tokenize<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let kind = Tokenizer::from_name(tokenizer)?;
     let texts = Texts::new(texts, "texts")?;
-    let strs = texts.strs()?;
+    let strs = texts.strs();
     let tokens: Vec<Tokens> = run_rows(py, strs.len(), || {
-        parallel::map(&strs, 1, |t| {
+        parallel::map(strs, 1, |t| {
             let mut tokens = Tokens::with_capacity(t.len());
             kind.tokenize_into(t, &mut tokens);
             tokens
@@ -35,9 +35,9 @@ fn tokenize<'py>(
 #[pyfunction]
 fn sent_tokenize<'py>(py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let texts = Texts::new(texts, "texts")?;
-    let strs = texts.strs()?;
+    let strs = texts.strs();
     let sentences: Vec<Vec<String>> = run_rows(py, strs.len(), || {
-        parallel::map(&strs, 1, |t| punkt::sent_tokenize(t))
+        parallel::map(strs, 1, |t| punkt::sent_tokenize(t))
     })?;
     PyList::new(py, sentences)
 }
@@ -60,8 +60,8 @@ fn normalize<'py>(
         }
     };
     let texts = Texts::new(texts, "texts")?;
-    let strs = texts.strs()?;
-    let out: Vec<String> = run_rows(py, strs.len(), || parallel::map(&strs, 1, |t| f(t)))?;
+    let strs = texts.strs();
+    let out: Vec<String> = run_rows(py, strs.len(), || parallel::map(strs, 1, |t| f(t)))?;
     PyList::new(py, out)
 }
 

@@ -58,6 +58,19 @@ def test_reference_rows_of_other_sequence_types(name):
         assert fn(responses, [convert(r) for r in rows]).tobytes() == expected.tobytes()
 
 
+class Text(str):
+    """A str subclass: CPython stores its characters apart from the object, unlike most strings."""
+
+
+@pytest.mark.parametrize("name", sorted(n for n in TEXT_BATCHES if not n.endswith("_tokens")))
+def test_str_subclasses_score_as_their_str(name):
+    fn = TEXT_BATCHES[name]
+    responses = [r or "no answer" for r in RESPONSES]  # F1 rejects an empty response
+    expected = fn(responses, REFERENCES)
+    got = fn([Text(r) for r in responses], [[Text(r)] for r in REFERENCES])
+    assert got.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("fn", [rapideval.bleu, rapideval.gleu])
 def test_token_rows_of_other_sequence_types(fn):
     hypotheses = [r.split() for r in RESPONSES]
