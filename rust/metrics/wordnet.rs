@@ -297,6 +297,18 @@ fn parse(table: &'static str) -> Option<WordNet> {
     })
 }
 
+/// `word.strip_suffix(suffix)` for a rule's short ASCII suffix, compared inline: the library's
+/// comparison calls `memcmp`, which costs more than these few bytes, once per rule and new word.
+fn strip_rule_suffix<'a>(word: &'a str, suffix: &str) -> Option<&'a str> {
+    let cut = word.len().checked_sub(suffix.len())?;
+    let tail = word.as_bytes().get(cut..)?;
+    if tail.iter().zip(suffix.bytes()).all(|(&a, b)| a == b) {
+        word.get(..cut)
+    } else {
+        None
+    }
+}
+
 impl WordNet {
     /// The id of a lemma name (case-sensitive), if some synset has it.
     pub fn name_id(&self, name: &str) -> Option<u32> {
@@ -349,7 +361,7 @@ impl WordNet {
                 }
                 None => {
                     for (old, new) in rules.iter() {
-                        if let Some(stem) = word.strip_suffix(old) {
+                        if let Some(stem) = strip_rule_suffix(&word, old) {
                             candidate.clear();
                             candidate.push_str(stem);
                             candidate.push_str(new);
