@@ -30,20 +30,30 @@ def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 
 
 def interleaved(calls: dict[str, tuple[Callable[[], None], Callable[[], Any]]],
-                rounds: int) -> tuple[dict[str, list[float]], dict[str, Any]]:
-    """Wall times of each call over `rounds` rounds that make every call once, in turn, each after
-    its untimed setup; and each call's last result. The machines these run on are shared and their
-    speed drifts: calls compared within one round see the same machine, so ratios come from the
-    rounds (`median_ratio`), not from medians taken minutes apart. A setup that changes the thread
-    pool should also make one untimed call (`warm`): a new pool's threads start cold."""
+                rounds: int, min_seconds: float = 0.2) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """Wall times per call of each call over `rounds` rounds that time every call once, in turn, each
+    after its untimed setup; and each call's last result. A call that takes less than `min_seconds`
+    is made again until that much time has passed, and its time is the mean: one short call is at the
+    mercy of a single pause of the machine. The machines these run on are shared and their speed
+    drifts: calls compared within one round see the same machine, so ratios come from the rounds
+    (`median_ratio`), not from medians taken minutes apart; and the rounds alternate the order of the
+    calls (forward, then backward), so that a steady drift favours no call. A setup that changes the
+    thread pool should also make one untimed call (`warm`): a new pool's threads start cold."""
     times: dict[str, list[float]] = {name: [] for name in calls}
     out: dict[str, Any] = {}
-    for _ in range(rounds):
-        for name, (setup, fn) in calls.items():
+    names = list(calls)
+    for r in range(rounds):
+        for name in names if r % 2 == 0 else names[::-1]:
+            setup, fn = calls[name]
             setup()
-            start = time.perf_counter()
-            out[name] = fn()
-            times[name].append(time.perf_counter() - start)
+            made, start = 0, time.perf_counter()
+            while True:
+                out[name] = fn()
+                made += 1
+                elapsed = time.perf_counter() - start
+                if elapsed >= min_seconds:
+                    break
+            times[name].append(elapsed / made)
     return times, out
 
 

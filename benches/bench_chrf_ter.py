@@ -5,7 +5,8 @@
 For each task it prints pairs per second for rapideval on one thread and on all threads, for
 sacrebleu (one ``sentence_*`` call per pair, as users call it), the ratio rapideval(1 thread) /
 sacrebleu, and whether the values agree (rows that are bit-identical, max |difference|). The corpus
-rows time one corpus call over all pairs. Every implementation runs once per round (--repeats rounds; a
+rows time one corpus call over all pairs. Every implementation is timed once per round (a call shorter than 0.2 s
+made again until 0.2 s have passed; --repeats rounds that alternate the order of the implementations, a
 third as many for the corpus rows): rates are medians over the rounds, ratios the medians of the ratios
 within each round (the machine's speed drifts less within a round). Speed is measured here and never
 asserted in tests.

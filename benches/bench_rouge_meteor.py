@@ -6,7 +6,8 @@ For each task it prints pairs per second for rapideval on one thread and on all 
 reference implementation (rouge-score 0.1.2; nltk 3.10.4 METEOR through promptflow-evals 0.3.5), the
 ratio rapideval(1 thread) / reference, and whether the values agree (entries that are bit-identical,
 max |difference|). It also times the first METEOR call of a fresh process (loading the WordNet table).
-Every implementation runs once per round, --repeats rounds: rates are medians over the rounds, ratios the
+Every implementation is timed once per round (a call shorter than 0.2 s made again until 0.2 s have
+passed), --repeats rounds that alternate the order of the implementations: rates are medians over the rounds, ratios the
 medians of the ratios within each round (the machine's speed drifts less within a round). Speed is
 measured here and never asserted in tests.
 
@@ -40,14 +41,14 @@ def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarra
     the first ``n_ref``. ``ours_distinct`` scores only those first ``n_ref`` pairs, all distinct, each
     time after ``forget_words``: METEOR remembers the stems and synonyms of the words it met, from
     call to call, which the tiled pairs (and any call after the first) profit from; this line is the
-    cost of words never seen. Each runs once per round, ``repeats`` rounds; ratios are medians of
-    the rounds' ratios."""
+    cost of words never seen. Each is timed once per round, ``repeats`` rounds; ratios are medians
+    of the rounds' ratios."""
     print(f"\n{task}")
     name, run = reference
     run(2)  # warm-up: nltk loads WordNet on its first look-up
     calls = {"ours": (warm(1, ours), ours), "ours_all": (warm(0, ours), ours)}
     if ours_distinct is not None:
-        calls["distinct"] = (lambda: (rapideval.set_num_threads(1), forget_words()), ours_distinct)
+        calls["distinct"] = (lambda: rapideval.set_num_threads(1), lambda: (forget_words(), ours_distinct())[1])
     calls[name] = (lambda: rapideval.set_num_threads(1), lambda: run(n_ref))
     times, out = interleaved(calls, repeats)
     values = out["ours"]

@@ -5,11 +5,12 @@
 For each task it prints pairs per second for rapideval on one thread and on all threads, for each
 reference implementation that is installed (nltk, promptflow-evals, sacrebleu, bleuscore, fast-bleu), the
 ratio rapideval(1 thread) / reference, and whether the values agree with the exact reference (rows that
-are bit-identical, max |difference|); other rapideval entry points for the same task (the one-call-per-pair
-compat drop-in) get a line with their own ratio to the exact reference. Every implementation runs once
-per round, --repeats rounds: rates are medians over the rounds, ratios the medians of the ratios within
-each round (the machine's speed drifts less within a round). Speed is measured here and never asserted in
-tests.
+are bit-identical, max |difference|); other rapideval entry points for the same task (the
+one-call-per-pair compat drop-in) get a line with their own ratio to the exact reference. Every
+implementation is timed once per round (a call shorter than 0.2 s made again until 0.2 s have passed),
+--repeats rounds that alternate the order of the implementations: rates are medians over the rounds,
+ratios the medians of the ratios within each round (the machine's speed drifts less within a round).
+Speed is measured here and never asserted in tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
 to --pairs rows.
