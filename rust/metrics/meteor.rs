@@ -82,11 +82,9 @@ pub fn meteor_score<S: AsRef<str>>(
     params: &Params,
 ) -> Result<f64> {
     let mut scorer = Scorer::default();
-    best(
-        references
-            .iter()
-            .map(|r| scorer.single(r, hypothesis, &Options::nltk(params))),
-    )
+    let options = Options::nltk(params);
+    scorer.number_hypothesis(hypothesis, options.lowercase);
+    best(references.iter().map(|r| scorer.against(r, &options)))
 }
 
 /// The largest score, kept as Python's `max` keeps it (the first of equal values; a later value
@@ -455,10 +453,25 @@ impl Scorer {
         hypothesis: &[T],
         options: &Options<'_>,
     ) -> Result<f64> {
+        self.number_hypothesis(hypothesis, options.lowercase);
+        self.against(reference, options)
+    }
+
+    /// Numbers the hypothesis that the next [`Scorer::against`] calls compare (after `str.lower`
+    /// if `lowercase`, which those calls' options must repeat).
+    pub fn number_hypothesis<T: AsRef<str>>(&mut self, hypothesis: &[T], lowercase: bool) {
         self.forget_if_large();
         let words = hypothesis.iter().map(AsRef::as_ref);
         self.vocab
-            .number_words(words, options.lowercase, &mut self.hyp.words);
+            .number_words(words, lowercase, &mut self.hyp.words);
+    }
+
+    /// `single_meteor_score(reference, hypothesis)` of the numbered hypothesis.
+    pub fn against<S: AsRef<str>>(
+        &mut self,
+        reference: &[S],
+        options: &Options<'_>,
+    ) -> Result<f64> {
         let words = reference.iter().map(AsRef::as_ref);
         self.vocab
             .number_words(words, options.lowercase, &mut self.reference.words);

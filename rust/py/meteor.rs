@@ -59,6 +59,7 @@ fn meteor_tokens<'py>(
         .map_or(Synonyms::WordNet, Synonyms::Given);
     let score = py.detach(|| -> crate::error::Result<f64> {
         kernel::with_scorer(|scorer| {
+            scorer.number_hypothesis(hyp, lowercase);
             kernel::best(refs.iter().enumerate().map(|(k, reference)| {
                 let stems = match (&hypothesis_stems, &reference_stems) {
                     (Some(h), Some(r)) => Stems::Given {
@@ -79,7 +80,7 @@ fn meteor_tokens<'py>(
                     stems,
                     synonyms,
                 };
-                scorer.single(reference, hyp, &options)
+                scorer.against(reference, &options)
             }))
         })
     })?;

@@ -138,6 +138,14 @@ def test_custom_preprocess_stemmer_and_wordnet(reference, hypothesis):
         assert _outcome(ours.single_meteor_score, reference, hypothesis, **kwargs) == want, kwargs
 
 
+@given(st.lists(token_lists, min_size=1, max_size=3), token_lists)
+def test_meteor_score_with_several_references_and_custom_stemmer(references, hypothesis):
+    # The hypothesis is numbered once and compared with each reference under the same options.
+    for kwargs in ({"preprocess": str.upper}, {"stemmer": UpperStemmer()}, {"wordnet": wordnet}, {}):
+        want = _outcome(ref.meteor_score, references, hypothesis, **kwargs)
+        assert _outcome(ours.meteor_score, references, hypothesis, **kwargs) == want, kwargs
+
+
 small_token_lists = st.lists(st.sampled_from(SYNONYM_WORDS[:24]), max_size=10)
 
 
