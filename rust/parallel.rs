@@ -74,29 +74,6 @@ pub fn map_pairs<A: Sync, B: Sync, O: Send>(
     map_pairs_init(a, b, min_len, || (), |(), x, y| f(x, y))
 }
 
-/// `f(chunk, a[i], b[i])` for the `i`-th `stride`-long chunk of `out`, for every `i` below all
-/// three lengths, in order (see [`map_init`]).
-pub fn map_chunks_mut<X: Send, A: Sync, B: Sync, O: Send>(
-    out: &mut [X],
-    stride: usize,
-    a: &[A],
-    b: &[B],
-    f: impl Fn(&mut [X], &A, &B) -> O + Sync + Send,
-) -> Vec<O> {
-    let stride = stride.max(1);
-    if on_pool() {
-        out.par_chunks_mut(stride)
-            .zip(a.par_iter().zip(b))
-            .map(|(chunk, (x, y))| f(chunk, x, y))
-            .collect()
-    } else {
-        out.chunks_mut(stride)
-            .zip(a.iter().zip(b))
-            .map(|(chunk, (x, y))| f(chunk, x, y))
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,11 +87,6 @@ mod tests {
             .build()
             .expect("a test pool");
         let run = || {
-            let mut out = vec![0u64; 2 * a.len()];
-            let sums = map_chunks_mut(&mut out, 2, &a, &b, |c, x, y| {
-                c.copy_from_slice(&[*x, *y]);
-                x + y
-            });
             (
                 on_pool(),
                 map(&a, 4, |x| x * 3),
@@ -122,8 +94,7 @@ mod tests {
                     seen.push(*x);
                     x * y
                 }),
-                sums,
-                out,
+                map_pairs(&a, &b, 1, |x, y| x + y),
             )
         };
         let (calling, pooled) = (run(), pool.install(run));
@@ -131,8 +102,7 @@ mod tests {
         assert_eq!(calling.1, pooled.1);
         assert_eq!(calling.2, pooled.2);
         assert_eq!(calling.3, pooled.3);
-        assert_eq!(calling.4, pooled.4);
         assert_eq!(calling.2.len(), 1000);
-        assert_eq!(calling.4.get(2..4), Some(&[1, 7][..]));
+        assert_eq!(calling.3.get(1), Some(&8));
     }
 }

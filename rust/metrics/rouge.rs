@@ -10,6 +10,8 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::text::punkt;
@@ -314,23 +316,21 @@ fn score_multi_into<S: AsRef<str>>(
     Ok(())
 }
 
-/// [`score_multi`] for every row (prediction, its targets), in parallel on a pool thread:
-/// the scores row after row, `max(1, types.len())` slots per row (the first `types.len()` used, so
-/// that a row still reports its error without types), and each row's outcome.
+/// The scores of one row, one per type (inline for up to three types, the usual request).
+pub type RowScores = SmallVec<[Score; 3]>;
+
+/// [`score_multi`] for every row (prediction, its targets), in parallel on a pool thread. Each row
+/// is computed and stored by the thread that takes it: no buffer for all rows is filled first.
 pub fn score_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
     predictions: &[&str],
     targets: &[R],
     types: &[RougeType],
     opts: &Options,
-) -> (Vec<Score>, Vec<Result<()>>) {
-    let stride = types.len().max(1);
-    let mut scores = vec![INT_ZERO; predictions.len() * stride];
-    let outcomes =
-        parallel::map_chunks_mut(&mut scores, stride, predictions, targets, |row, p, t| {
-            let row = row.get_mut(..types.len()).unwrap_or_default();
-            score_multi_into(t.as_ref(), p, types, opts, row)
-        });
-    (scores, outcomes)
+) -> Vec<Result<RowScores>> {
+    parallel::map_pairs(predictions, targets, 1, |p, t| {
+        let mut row: RowScores = smallvec::smallvec![INT_ZERO; types.len()];
+        score_multi_into(t.as_ref(), p, types, opts, &mut row).map(|()| row)
+    })
 }
 
 /// The scores of already tokenized texts (token ids; sentences for ROUGE-Lsum), one per type.

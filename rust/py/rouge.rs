@@ -49,21 +49,28 @@ fn rouge<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let types = parse_types(&rouge_types)?;
     let opts = options(use_stemmer, split_summaries, tokenizer)?;
-    let (scores, outcomes) = TextRows::new(responses, references)?.run(py, |hyps, refs| {
+    let rows = TextRows::new(responses, references)?.run(py, |hyps, refs| {
         kernel::score_batch(hyps, refs, &types, &opts)
     })?;
-    first_error(outcomes)?;
-    let stride = rouge_types.len().max(1);
+    let rows = first_error(rows)?;
+    // One pass over the rows fills every column.
+    let mut columns: Vec<[Vec<f64>; 3]> = rouge_types
+        .iter()
+        .map(|_| std::array::from_fn(|_| Vec::with_capacity(rows.len())))
+        .collect();
+    for row in &rows {
+        for ([precision, recall, fmeasure], s) in columns.iter_mut().zip(row) {
+            precision.push(s.precision);
+            recall.push(s.recall);
+            fmeasure.push(s.fmeasure);
+        }
+    }
     let out = PyDict::new(py);
-    for (k, name) in rouge_types.iter().enumerate() {
-        let column = |f: fn(&Score) -> f64| -> Vec<f64> {
-            let row_k = scores.iter().skip(k).step_by(stride);
-            row_k.map(f).collect()
-        };
+    for (name, [precision, recall, fmeasure]) in rouge_types.iter().zip(columns) {
         let arrays = (
-            to_numpy(py, column(|s| s.precision)),
-            to_numpy(py, column(|s| s.recall)),
-            to_numpy(py, column(|s| s.fmeasure)),
+            to_numpy(py, precision),
+            to_numpy(py, recall),
+            to_numpy(py, fmeasure),
         );
         out.set_item(name, arrays)?;
     }
