@@ -30,15 +30,18 @@ def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 
 
 def interleaved(calls: dict[str, tuple[Callable[[], None], Callable[[], Any]]],
-                rounds: int, min_seconds: float = 0.2) -> tuple[dict[str, list[float]], dict[str, Any]]:
-    """Wall times per call of each call over `rounds` rounds that time every call once, in turn, each
-    after its untimed setup; and each call's last result. A call that takes less than `min_seconds`
-    is made again until that much time has passed, and its time is the mean: one short call is at the
-    mercy of a single pause of the machine. The machines these run on are shared and their speed
-    drifts: calls compared within one round see the same machine, so ratios come from the rounds
-    (`median_ratio`), not from medians taken minutes apart; and the rounds alternate the order of the
-    calls (forward, then backward), so that a steady drift favours no call. A setup that changes the
-    thread pool should also make one untimed call (`warm`): a new pool's threads start cold."""
+                rounds: int, min_seconds: float = 0.2,
+                once: frozenset[str] = frozenset()) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """Wall times per call of each call over `rounds` rounds that time every call once, in turn,
+    each after its untimed setup; and each call's last result. A call that takes less than
+    `min_seconds` is made again until that much time has passed, and its time is the mean: one short
+    call is at the mercy of a single pause of the machine. The calls named in `once` are made once
+    per round, after their setup: those whose cost is what a first call pays (a repeat would find
+    the caches warm). The machines these run on are shared and their speed drifts: calls compared
+    within one round see the same machine, so ratios come from the rounds (`median_ratio`), not from
+    medians taken minutes apart; and the rounds alternate the order of the calls (forward, then
+    backward), so that a steady drift favours no call. A setup that changes the thread pool should
+    also make one untimed call (`warm`): a new pool's threads start cold."""
     times: dict[str, list[float]] = {name: [] for name in calls}
     out: dict[str, Any] = {}
     names = list(calls)
@@ -51,7 +54,7 @@ def interleaved(calls: dict[str, tuple[Callable[[], None], Callable[[], Any]]],
                 out[name] = fn()
                 made += 1
                 elapsed = time.perf_counter() - start
-                if elapsed >= min_seconds:
+                if elapsed >= min_seconds or name in once:
                     break
             times[name].append(elapsed / made)
     return times, out
