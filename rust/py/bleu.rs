@@ -585,9 +585,9 @@ impl TokenRows {
             };
             parallel::map_init(&chunk_indices, 1, Scratch::default, read_chunk)
         };
-        // On the pool (see `run_rows`), or on this thread.
+        // Shared with the pool's workers (see `run_rows`), or on this thread alone.
         let read_rows = match pool_for(rows)? {
-            Some(pool) => pool.install(read),
+            Some(pool) => parallel::with_pool(pool, read),
             None => read(),
         };
         if let Some(&bad) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
@@ -603,7 +603,7 @@ impl TokenRows {
         self.chunks.iter().map(|c| c.row_ends.len()).sum()
     }
 
-    /// Runs `f` on the segments (one per row) of each chunk (in parallel on a pool thread), and
+    /// Runs `f` on the segments (one per row) of each chunk (in parallel inside `parallel::with_pool`), and
     /// concatenates what it returns.
     pub(super) fn map_chunks<O: Send>(
         &self,

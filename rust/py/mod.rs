@@ -12,6 +12,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use rayon::ThreadPool;
 
 use crate::error::Error;
+use crate::parallel;
 
 mod bleu;
 mod chrf;
@@ -35,7 +36,11 @@ impl From<Error> for PyErr {
 struct Pool {
     pid: u32,
     threads: usize,
-    pool: Arc<ThreadPool>,
+    /// Runs the numeric kernels (`run_detached`), the calling thread waiting.
+    kernels: Arc<ThreadPool>,
+    /// Shares the rows of text batches with the calling thread (`run_rows`): one thread fewer, so
+    /// that no idle worker competes with the caller for a core. `None` for one thread.
+    helpers: Option<Arc<ThreadPool>>,
 }
 
 /// The pool in use, then the pools of other thread counts used before, most recent first: going
@@ -52,71 +57,84 @@ fn lock_pools() -> PyResult<MutexGuard<'static, Vec<Pool>>> {
 }
 
 fn build_pool(threads: usize) -> PyResult<Pool> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    let start = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(Arc::new)
+            .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))
+    };
+    let kernels = start(threads)?;
+    let workers = kernels.current_num_threads();
+    let helpers = if workers > 1 {
+        Some(start(workers - 1)?)
+    } else {
+        None
+    };
     Ok(Pool {
         pid: std::process::id(),
         threads,
-        pool: Arc::new(pool),
+        kernels,
+        helpers,
     })
 }
 
-/// The pool batch calls run on. A forked child gets a fresh pool of the same size: the parent's
-/// worker threads do not exist there, and waiting on them would hang.
-fn pool() -> PyResult<Arc<ThreadPool>> {
+/// The pools batch calls run on: the kernels' pool and the row helpers' pool. A forked child gets
+/// fresh pools of the same size: the parent's worker threads do not exist there, and waiting on
+/// them would hang.
+fn pool() -> PyResult<(Arc<ThreadPool>, Option<Arc<ThreadPool>>)> {
     let mut pools = lock_pools()?;
     let pid = std::process::id();
     match pools.first() {
-        Some(p) if p.pid == pid => Ok(p.pool.clone()),
+        Some(p) if p.pid == pid => Ok((p.kernels.clone(), p.helpers.clone())),
         stale => {
             let threads = stale.map_or(0, |p| p.threads);
             pools.clear();
             let fresh = build_pool(threads)?;
-            let pool = fresh.pool.clone();
+            let current = (fresh.kernels.clone(), fresh.helpers.clone());
             pools.push(fresh);
-            Ok(pool)
+            Ok(current)
         }
     }
 }
 
-/// Release the GIL and run `f` on the shared pool. Results never depend on the thread count: every
-/// kernel computes each row independently and combines rows in a fixed order.
+/// Release the GIL and run `f` on the kernels' pool. Results never depend on the thread count:
+/// every kernel computes each row independently and combines rows in a fixed order.
 pub(crate) fn run_detached<T, F>(py: Python<'_>, f: F) -> PyResult<T>
 where
     T: Send,
     F: FnOnce() -> T + Send,
 {
-    let pool = pool()?;
-    Ok(py.detach(|| pool.install(f)))
+    let (kernels, _) = pool()?;
+    Ok(py.detach(|| kernels.install(f)))
 }
 
 /// Batches with fewer rows run on the calling thread (see `crate::parallel`).
 const POOL_ROWS: usize = 16;
 
-/// The pool a batch of `rows` rows runs on: `None` for the calling thread, when the batch is
-/// small or the pool has one thread.
+/// The helpers a batch of `rows` rows shares its rows with: `None` for the calling thread alone,
+/// when the batch is small or there is one thread.
 fn pool_for(rows: usize) -> PyResult<Option<Arc<ThreadPool>>> {
-    let pool = pool()?;
-    Ok((rows >= POOL_ROWS && pool.current_num_threads() > 1).then_some(pool))
+    let (_, helpers) = pool()?;
+    Ok(helpers.filter(|_| rows >= POOL_ROWS))
 }
 
-/// Release the GIL and run `f`, a batch of `rows` rows whose loops are `crate::parallel`'s: on the
-/// shared pool, or on this thread (see `pool_for`).
+/// Release the GIL and run `f`, a batch of `rows` rows whose loops are `crate::parallel`'s, on this
+/// thread: the loops share their rows with the pool's workers, or run here alone (see `pool_for`).
 pub(crate) fn run_rows<T, F>(py: Python<'_>, rows: usize, f: F) -> PyResult<T>
 where
     T: Send,
     F: FnOnce() -> T + Send,
 {
     Ok(match pool_for(rows)? {
-        Some(pool) => py.detach(|| pool.install(f)),
+        Some(pool) => py.detach(|| parallel::with_pool(pool, f)),
         None => py.detach(f),
     })
 }
 
-/// Use `n` worker threads for batch calls (0 = one per core). Text-metric batches of fewer than 16
-/// rows, and every batch when `n` is 1, run on the calling thread (the GIL released all the same).
+/// Use `n` threads for batch calls (0 = one per core): a text-metric batch runs on the calling
+/// thread and `n - 1` of the pool's workers; one of fewer than 16 rows, and every batch when `n` is
+/// 1, on the calling thread alone (the GIL released all the same).
 /// The pools of the last few thread counts are kept, so switching back starts no threads.
 #[pyfunction]
 fn set_num_threads(n: usize) -> PyResult<()> {
@@ -135,7 +153,7 @@ fn set_num_threads(n: usize) -> PyResult<()> {
 /// The number of worker threads batch calls use.
 #[pyfunction]
 fn get_num_threads() -> PyResult<usize> {
-    Ok(pool()?.current_num_threads())
+    Ok(pool()?.0.current_num_threads())
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -223,8 +241,8 @@ unsafe fn compact_ascii<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
     Some(std::str::from_utf8_unchecked(bytes))
 }
 
-/// `str` objects read once under the GIL, each in one pass over the input (the calling thread's
-/// share of a batch, which the pool threads wait for). A reference to every object is held, so
+/// `str` objects read once under the GIL, each in one pass over the input (serial work, done before
+/// any row is shared with the pool's workers). A reference to every object is held, so
 /// its UTF-8 text stays valid with the GIL released, whatever other threads do to the lists it
 /// came from.
 pub(crate) struct Texts<'py> {

@@ -7,6 +7,7 @@ import os
 import select
 import signal
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pyarrow as pa
@@ -146,6 +147,27 @@ def test_calling_thread_and_pool_give_the_same_values(name):
         rapideval.set_num_threads(before)
     assert pooled.shape == (80,)
     assert pooled.tobytes() == in_small_batches.tobytes() == one_thread.tobytes()
+
+
+def test_python_threads_share_the_workers_and_keep_their_rows():
+    # Each calling thread shares its batch's rows with the same worker threads; concurrent calls
+    # must neither mix their rows nor wait on each other forever.
+    responses = [r or "an answer" for r in RESPONSES] * 40
+    references = REFERENCES * 40
+    before = rapideval.get_num_threads()
+    try:
+        rapideval.set_num_threads(2)
+        expected = {name: fn(responses, references).tobytes() for name, fn in TEXT_BATCHES.items()}
+        with ThreadPoolExecutor(max_workers=4) as executor:
+            futures = [
+                (name, executor.submit(fn, responses, references))
+                for _ in range(3)
+                for name, fn in TEXT_BATCHES.items()
+            ]
+            got = [(name, future.result(timeout=120).tobytes()) for name, future in futures]
+    finally:
+        rapideval.set_num_threads(before)
+    assert all(values == expected[name] for name, values in got)
 
 
 def test_a_forked_child_scores_on_a_pool_of_its_own():
