@@ -101,7 +101,8 @@ pub fn best(scores: impl Iterator<Item = Result<f64>>) -> Result<f64> {
 }
 
 /// promptflow's `MeteorScoreEvaluator` on texts: each text tokenized with `tokenizer`, each row
-/// scored against its references with nltk's `meteor_score`, in parallel inside `parallel::with_pool`.
+/// scored against its references with nltk's `meteor_score`, in parallel inside
+/// `parallel::with_pool`.
 pub fn meteor_batch(
     responses: &[&str],
     references: &[&[&str]],

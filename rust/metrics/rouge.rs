@@ -319,8 +319,9 @@ fn score_multi_into<S: AsRef<str>>(
 /// The scores of one row, one per type (inline for up to three types, the usual request).
 pub type RowScores = SmallVec<[Score; 3]>;
 
-/// [`score_multi`] for every row (prediction, its targets), in parallel inside `parallel::with_pool`. Each row
-/// is computed and stored by the thread that takes it: no buffer for all rows is filled first.
+/// [`score_multi`] for every row (prediction, its targets), in parallel inside
+/// `parallel::with_pool`. Each row is computed and stored by the thread that takes it: no buffer
+/// for all rows is filled first.
 pub fn score_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
     predictions: &[&str],
     targets: &[R],

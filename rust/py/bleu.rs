@@ -603,8 +603,8 @@ impl TokenRows {
         self.chunks.iter().map(|c| c.row_ends.len()).sum()
     }
 
-    /// Runs `f` on the segments (one per row) of each chunk (in parallel inside `parallel::with_pool`), and
-    /// concatenates what it returns.
+    /// Runs `f` on the segments (one per row) of each chunk (in parallel inside
+    /// `parallel::with_pool`), and concatenates what it returns.
     pub(super) fn map_chunks<O: Send>(
         &self,
         f: impl Fn(&[Segment<'_, Id, &[Id]>]) -> Vec<O> + Sync,
