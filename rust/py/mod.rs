@@ -400,8 +400,13 @@ pub(crate) fn first_error<T>(results: Vec<crate::error::Result<T>>) -> PyResult<
     results
         .into_iter()
         .enumerate()
-        .map(|(row, r)| r.map_err(|e| PyValueError::new_err(format!("row {row}: {e}"))))
+        .map(|(row, r)| r.map_err(|e| row_error(row, &e)))
         .collect()
+}
+
+/// A failing row of a batch, as a Python `ValueError` naming it.
+pub(crate) fn row_error(row: usize, e: &Error) -> PyErr {
+    PyValueError::new_err(format!("row {row}: {e}"))
 }
 
 #[pymodule]

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::{as_text, first_error, run_rows, to_numpy, TextRows, Texts};
+use super::{as_text, row_error, run_rows, to_numpy, TextRows, Texts};
 use crate::metrics::rouge::{self as kernel, Options, RougeType, Score};
 use crate::parallel;
 use crate::text::porter;
@@ -52,13 +52,13 @@ fn rouge<'py>(
     let rows = TextRows::new(responses, references)?.run(py, |hyps, refs| {
         kernel::score_batch(hyps, refs, &types, &opts)
     })?;
-    let rows = first_error(rows)?;
-    // One pass over the rows fills every column.
+    // One pass over the rows fills every column (and finds the first failing row).
     let mut columns: Vec<[Vec<f64>; 3]> = rouge_types
         .iter()
         .map(|_| std::array::from_fn(|_| Vec::with_capacity(rows.len())))
         .collect();
-    for row in &rows {
+    for (i, row) in rows.iter().enumerate() {
+        let row = row.as_ref().map_err(|e| row_error(i, e))?;
         for ([precision, recall, fmeasure], s) in columns.iter_mut().zip(row) {
             precision.push(s.precision);
             recall.push(s.recall);
