@@ -1,7 +1,7 @@
 //! The PyO3 layer: the only place that touches Python. Each `#[pyfunction]` extracts its inputs under
-//! the GIL (naming the row and field of any bad value), runs the pure Rust kernel detached on the
-//! shared thread pool (a small batch on the calling thread), and maps `crate::error::Error` to
-//! Python exceptions here and nowhere else.
+//! the GIL (naming the row and field of any bad value), runs the pure Rust kernel detached (a text
+//! batch's rows shared between the calling thread and the pool's helpers, a small batch on the
+//! calling thread alone), and maps `crate::error::Error` to Python exceptions here and nowhere else.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -150,7 +150,7 @@ fn set_num_threads(n: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// The number of worker threads batch calls use.
+/// The number of threads batch calls use (see `set_num_threads`).
 #[pyfunction]
 fn get_num_threads() -> PyResult<usize> {
     Ok(pool()?.0.current_num_threads())
