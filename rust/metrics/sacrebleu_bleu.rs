@@ -5,12 +5,11 @@
 //! score is computed from summed statistics with sacrebleu's exact float operation order, so
 //! corpus, sentence and resampled scores all come from the same two functions.
 
-use ahash::AHashMap;
-
 use crate::error::{Error, Result};
+use crate::metrics::ngrams::with_ngrams;
 use crate::parallel;
 use crate::text::sacrebleu::SacrebleuTokenizer;
-use crate::text::unicode::{py_lower, py_rstrip, py_split};
+use crate::text::unicode::{py_lower, py_rstrip, py_words};
 
 /// sacrebleu's `my_log(0.0)`.
 const LOG_ZERO: f64 = -9999999999.0;
@@ -79,12 +78,13 @@ impl BleuConfig {
         2 + 2 * self.max_ngram_order
     }
 
-    /// `BLEU._preprocess_segment`: optional `lower()`, then the tokenizer on `rstrip()`.
+    /// `BLEU._preprocess_segment`: optional `lower()`, then the tokenizer on `rstrip()`; its tokens
+    /// are the whitespace-separated words of the result.
     fn preprocess(&self, sentence: &str) -> String {
         if self.lowercase {
-            self.tokenizer.apply(py_rstrip(&py_lower(sentence)))
+            self.tokenizer.tokens_text(py_rstrip(&py_lower(sentence)))
         } else {
-            self.tokenizer.apply(py_rstrip(sentence))
+            self.tokenizer.tokens_text(py_rstrip(sentence))
         }
     }
 }
@@ -102,19 +102,6 @@ pub struct BleuScore {
     pub ref_len: i64,
 }
 
-type NgramCounts<'a> = AHashMap<&'a [&'a str], i64>;
-
-/// `extract_all_word_ngrams`: counts of every n-gram of orders 1..=max_order.
-fn ngram_counts<'a>(tokens: &'a [&'a str], max_order: usize) -> NgramCounts<'a> {
-    let mut counts = NgramCounts::with_capacity(tokens.len() * max_order);
-    for n in 1..=max_order {
-        for gram in tokens.windows(n) {
-            *counts.entry(gram).or_insert(0) += 1;
-        }
-    }
-    counts
-}
-
 /// `BLEU._get_closest_ref_len`: the reference length closest to `hyp_len`, the shorter on ties;
 /// -1 when there is no reference.
 fn closest_ref_len(hyp_len: i64, ref_lens: &[i64]) -> i64 {
@@ -130,47 +117,35 @@ fn closest_ref_len(hyp_len: i64, ref_lens: &[i64]) -> i64 {
 }
 
 /// The statistics of one segment against its references (`_extract_reference_info` and
-/// `_compute_segment_statistics`): reference n-gram counts are the maximum over references.
-/// A segment without references is sacrebleu's error case unless the hypothesis is empty.
+/// `_compute_segment_statistics`): hypothesis n-gram counts clipped by their maximum count in any
+/// one reference. A segment without references is sacrebleu's error case unless the hypothesis is
+/// empty.
 pub fn segment_stats(cfg: &BleuConfig, hypothesis: &str, references: &[&str]) -> Result<Vec<i64>> {
     let order = cfg.max_ngram_order;
     let ref_lines: Vec<String> = references.iter().map(|r| cfg.preprocess(r)).collect();
-    let ref_tokens: Vec<Vec<&str>> = ref_lines.iter().map(|r| py_split(r).collect()).collect();
+    let ref_tokens: Vec<Vec<&str>> = ref_lines.iter().map(|r| py_words(r)).collect();
     let ref_lens: Vec<i64> = ref_tokens.iter().map(|t| t.len() as i64).collect();
-    let mut ref_max: Option<NgramCounts> = None;
-    for tokens in &ref_tokens {
-        let counts = ngram_counts(tokens, order);
-        match ref_max.as_mut() {
-            None => ref_max = Some(counts),
-            Some(max) => {
-                for (gram, count) in counts {
-                    let entry = max.entry(gram).or_insert(0);
-                    *entry = (*entry).max(count);
-                }
-            }
-        }
-    }
-
     let hyp_line = cfg.preprocess(hypothesis);
-    let hyp_tokens: Vec<&str> = py_split(&hyp_line).collect();
+    let hyp_tokens = py_words(&hyp_line);
     let hyp_len = hyp_tokens.len() as i64;
-    let mut correct = vec![0i64; order];
-    let mut total = vec![0i64; order];
-    for (gram, count) in ngram_counts(&hyp_tokens, order) {
-        let n = gram.len() - 1;
-        total[n] += count;
-        let ref_counts = ref_max.as_ref().ok_or_else(|| {
-            Error::InvalidValue("a segment has no reference (all references are None)".to_string())
-        })?;
-        if let Some(&ref_count) = ref_counts.get(gram) {
-            correct[n] += count.min(ref_count);
-        }
+    if references.is_empty() && hyp_len > 0 && order > 0 {
+        return Err(Error::InvalidValue(
+            "a segment has no reference (all references are None)".to_string(),
+        ));
     }
+    let mut correct = vec![0i64; order];
+    with_ngrams(|ngrams| {
+        ngrams.clipped_counts(&ref_tokens, &hyp_tokens, order, |n, matches, _| {
+            if let Some(c) = correct.get_mut(n - 1) {
+                *c = matches as i64;
+            }
+        })
+    });
     let mut stats = Vec::with_capacity(cfg.stats_len());
     stats.push(hyp_len);
     stats.push(closest_ref_len(hyp_len, &ref_lens));
     stats.extend(correct);
-    stats.extend(total);
+    stats.extend((0..order as i64).map(|n| (hyp_len - n).max(0)));
     Ok(stats)
 }
 

@@ -84,8 +84,8 @@ impl Tokenizer {
             Tokenizer::Azure => route::azure_tokenize_into(text, out),
             Tokenizer::Word => nltk_word::word_tokenize_into(text, out),
             Tokenizer::NistInternational => nist::international_tokenize_into(text, out),
-            Tokenizer::Sacrebleu13a => out.extend_split(&sacrebleu::tokenize_13a(text)),
-            Tokenizer::SacrebleuIntl => out.extend_split(&sacrebleu::tokenize_intl(text)),
+            Tokenizer::Sacrebleu13a => out.extend_split(&sacrebleu::pad_13a(text)),
+            Tokenizer::SacrebleuIntl => out.extend_split(&sacrebleu::pad_intl(text)),
             Tokenizer::Whitespace => out.extend_split(text),
         }
     }

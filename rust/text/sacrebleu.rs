@@ -3,14 +3,20 @@
 
 use std::borrow::Cow;
 
-use super::unicode::{is_regex_number, is_regex_punct, is_regex_symbol, py_split};
+use super::unicode::{is_regex_number, is_regex_punct, is_regex_symbol, py_words};
 use crate::error::{Error, Result};
 
 /// `Tokenizer13a()(line)`.
+pub fn tokenize_13a(line: &str) -> String {
+    join_words(&pad_13a(line))
+}
+
+/// `Tokenizer13a()(line)` before its final `" ".join(line.split())`: the same tokens, split on
+/// whitespace.
 ///
 /// Its patterns only look at ASCII bytes (`[^0-9]` is any other byte), so the passes run over
 /// UTF-8 bytes; `.`, `,` and `-` never occur inside a multi-byte character.
-pub fn tokenize_13a(line: &str) -> String {
+pub fn pad_13a(line: &str) -> String {
     let mut line = Cow::Borrowed(line);
     if line.contains("<skipped>") {
         line = Cow::Owned(line.replace("<skipped>", ""));
@@ -34,13 +40,16 @@ pub fn tokenize_13a(line: &str) -> String {
     // patterns below treat a run of spaces like one space, and the result is split on whitespace.
     let mut text = Vec::with_capacity(2 * line.len() + 2);
     text.push(b' ');
-    for &b in line.as_bytes() {
-        if b != b' ' && is_13a_punct(b) {
+    let bytes = line.as_bytes();
+    let mut copied = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if PADDED_13A[usize::from(b)] {
+            text.extend_from_slice(bytes.get(copied..i).unwrap_or_default());
             text.extend_from_slice(&[b' ', b, b' ']);
-        } else {
-            text.push(b);
+            copied = i + 1;
         }
     }
+    text.extend_from_slice(bytes.get(copied..).unwrap_or_default());
     text.push(b' ');
     let mut spare = Vec::with_capacity(text.len() + 16);
     let has = |text: &[u8], f: fn(&u8) -> bool| text.iter().any(f);
@@ -56,7 +65,8 @@ pub fn tokenize_13a(line: &str) -> String {
         split_dash_after_digit(&text, &mut spare);
         std::mem::swap(&mut text, &mut spare);
     }
-    join_words(&String::from_utf8_lossy(&text))
+    // Only ASCII bytes were inserted, next to ASCII bytes: the text is still UTF-8.
+    String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn is_period_comma(b: u8) -> bool {
@@ -118,11 +128,15 @@ fn split_dash_after_digit(text: &[u8], out: &mut Vec<u8>) {
 
 /// `TokenizerV14International()(line)`.
 pub fn tokenize_intl(line: &str) -> String {
+    join_words(&pad_intl(line))
+}
+
+/// `TokenizerV14International()(line)` before its final `" ".join(line.split())`.
+pub fn pad_intl(line: &str) -> String {
     let not_number = |c: char| !is_regex_number(c);
     let line = split_pairs(line, not_number, is_regex_punct, PairPad::After);
     let line = split_pairs(&line, is_regex_punct, not_number, PairPad::Before);
-    let line = pad_chars(&line, is_regex_symbol);
-    join_words(&line)
+    pad_chars(&line, is_regex_symbol)
 }
 
 /// `TokenizerChar()(line)`: every code point (whitespace included) joined by one space.
@@ -225,24 +239,38 @@ impl SacrebleuTokenizer {
         }
     }
 
-    pub fn apply(self, line: &str) -> String {
+    /// A text whose whitespace-separated words are the tokenizer's tokens of `line` (the
+    /// tokenizer's output, perhaps before its final join).
+    pub fn tokens_text(self, line: &str) -> String {
         match self {
             SacrebleuTokenizer::None => line.to_string(),
-            SacrebleuTokenizer::Thirteen => tokenize_13a(line),
-            SacrebleuTokenizer::Intl => tokenize_intl(line),
+            SacrebleuTokenizer::Thirteen => pad_13a(line),
+            SacrebleuTokenizer::Intl => pad_intl(line),
             SacrebleuTokenizer::Char => tokenize_char(line),
         }
     }
 }
 
 /// The 13a punctuation class ``[\{-\~\[-\` -\&\(-\+\:-\@\/]``; `'`, `,`, `-` and `.` are not in it.
-fn is_13a_punct(b: u8) -> bool {
+const fn is_13a_punct(b: u8) -> bool {
     matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
+/// The bytes 13a pads with spaces: its punctuation class but the space itself (padding a space
+/// changes no token), by byte value.
+const PADDED_13A: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = b != b' ' as usize && is_13a_punct(b as u8);
+        b += 1;
+    }
+    table
+};
+
 /// `" ".join(line.split())`.
 fn join_words(line: &str) -> String {
-    py_split(line).collect::<Vec<_>>().join(" ")
+    py_words(line).join(" ")
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! punctuation removal, then whitespace collapsed.
 
 use super::sacrebleu::{pad_chars, split_pairs, PairPad};
-use super::unicode::{py_lower, py_split};
+use super::unicode::{py_lower, py_words};
 
 /// The options of `TercomTokenizer` (and of `sacrebleu.metrics.TER`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -34,7 +34,7 @@ pub fn tercom_tokenize(line: &str, opts: TercomOptions) -> String {
     if opts.no_punct {
         line.retain(|c| !is_removed_punct(c, opts.asian_support));
     }
-    py_split(&line).collect::<Vec<_>>().join(" ")
+    py_words(&line).join(" ")
 }
 
 /// `_normalize_general_and_western` (stdlib `re` on a str; `[^0-9]` is everything but ASCII digits).

@@ -212,6 +212,13 @@ pub fn ascii_non_space_mask(block: &[u8]) -> u64 {
         .fold(0u64, |m, (k, w)| m | non_space8(w) << (8 * k))
 }
 
+/// The words of `s.split()`.
+pub fn py_words(s: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    for_each_py_word(s, |word| words.push(word));
+    words
+}
+
 /// Calls `f` with each word of `s.split()`, in order. ASCII text is read in blocks of 64 bytes
 /// (see [`AsciiWords`]); other text through [`py_split`].
 pub fn for_each_py_word<'a>(s: &'a str, mut f: impl FnMut(&'a str)) {
