@@ -8,6 +8,7 @@
 //! computed alone, so where rows run never changes a result.
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -57,46 +58,61 @@ fn map_indices<S, O: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, usize) -> Option<O> + Sync,
 ) -> Vec<O> {
+    let mut parts = blocks(len, min_len, init, |scratch, rows| {
+        let mut out = Vec::with_capacity(rows.len());
+        out.extend(rows.filter_map(|i| f(scratch, i)));
+        out
+    });
+    if parts.len() == 1 {
+        return parts.pop().unwrap_or_default();
+    }
+    // Sized once: a growing vector would copy the rows again at every doubling.
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for rows in parts {
+        out.extend(rows);
+    }
+    out
+}
+
+/// `block(scratch, rows)` of blocks of rows that cover `0..len`, in row order: one block on this
+/// thread, or blocks shared with the pool of [`with_pool`] if this thread has one.
+fn blocks<S, B: Send>(
+    len: usize,
+    min_len: usize,
+    init: impl Fn() -> S + Sync,
+    block: impl Fn(&mut S, Range<usize>) -> B + Sync,
+) -> Vec<B> {
     let pool = POOL.take();
     let _restore = Restore(pool.clone());
     match pool {
-        Some(pool) => shared(&pool, len, min_len, init, f),
-        None => {
-            let mut scratch = init();
-            let mut out = Vec::with_capacity(len);
-            out.extend((0..len).filter_map(|i| f(&mut scratch, i)));
-            out
-        }
+        Some(pool) => shared(&pool, len, min_len, init, block),
+        None => vec![block(&mut init(), 0..len)],
     }
 }
 
-/// [`map_indices`] by this thread and `pool`'s workers.
-fn shared<S, O: Send>(
+/// [`blocks`] by this thread and `pool`'s workers.
+fn shared<S, B: Send>(
     pool: &ThreadPool,
     len: usize,
     min_len: usize,
     init: impl Fn() -> S + Sync,
-    f: impl Fn(&mut S, usize) -> Option<O> + Sync,
-) -> Vec<O> {
+    block: impl Fn(&mut S, Range<usize>) -> B + Sync,
+) -> Vec<B> {
     let workers = pool.current_num_threads();
     let threads = workers + 1;
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Vec<O>)>> = Mutex::new(Vec::new());
+    let done: Mutex<Vec<(usize, B)>> = Mutex::new(Vec::new());
     let work = || {
         let mut scratch = None;
-        let mut blocks = Vec::new();
+        let mut parts = Vec::new();
         while let Some(rows) = claim(&next, len, min_len, threads) {
             let scratch = scratch.get_or_insert_with(&init);
-            let start = rows.start;
-            blocks.push((
-                start,
-                rows.filter_map(|i| f(scratch, i)).collect::<Vec<O>>(),
-            ));
+            parts.push((rows.start, block(scratch, rows)));
         }
         // Only `extend` runs under the lock, and it cannot panic midway: no poison to fear.
         done.lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .extend(blocks);
+            .extend(parts);
     };
     pool.in_place_scope(|scope| {
         for _ in 0..workers {
@@ -104,11 +120,90 @@ fn shared<S, O: Send>(
         }
         work();
     });
-    let mut blocks = done
+    let mut parts = done
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    blocks.sort_unstable_by_key(|&(start, _)| start);
-    blocks.into_iter().flat_map(|(_, rows)| rows).collect()
+    parts.sort_unstable_by_key(|&(start, _)| start);
+    parts.into_iter().map(|(_, part)| part).collect()
+}
+
+/// Rows of `width` floats, returned as `width` columns: `f(scratch, a[i], b[i], row)` writes the
+/// values of row `i` into `row`, for every `i` below both lengths, in parallel as [`map_init`]. The
+/// thread of a row stores it in the columns, so they need no joining after the loop. A failing
+/// row gives the error of the first one, with its index.
+pub fn columns_of_pairs<A: Sync, B: Sync, S, E: Send>(
+    a: &[A],
+    b: &[B],
+    width: usize,
+    min_len: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &A, &B, &mut [f64]) -> Result<(), E> + Sync,
+) -> Result<Vec<Vec<f64>>, (usize, E)> {
+    let len = a.len().min(b.len());
+    // Unwritten memory: the threads that write the rows also fault its pages in.
+    let mut columns: Vec<Vec<f64>> = (0..width).map(|_| Vec::with_capacity(len)).collect();
+    let out = ColumnWriter::new(&mut columns, len);
+    let init = || (init(), vec![0.0; width]);
+    let written = blocks(len, min_len, init, |(scratch, row), rows| {
+        let mut written = 0;
+        for i in rows {
+            let (Some(x), Some(y)) = (a.get(i), b.get(i)) else {
+                break;
+            };
+            f(scratch, x, y, row).map_err(|e| (i, e))?;
+            // SAFETY: `blocks` gives each row to one block, so only this thread writes row i.
+            written += usize::from(unsafe { out.write(i, row) });
+        }
+        Ok(written)
+    });
+    let written = written.into_iter().sum::<Result<usize, _>>()?;
+    if written == len {
+        for column in &mut columns {
+            // SAFETY: `len` writes of whole rows below `len`, each row in one block only: every
+            // row of every column is initialised.
+            unsafe { column.set_len(len) };
+        }
+    }
+    Ok(columns)
+}
+
+/// Writes rows into columns of equal length from several threads at once.
+struct ColumnWriter<'a> {
+    columns: Vec<*mut f64>,
+    len: usize,
+    _columns: PhantomData<&'a mut [f64]>,
+}
+
+// SAFETY: the writer only writes, and `write`'s contract keeps two threads off the same row.
+unsafe impl Sync for ColumnWriter<'_> {}
+
+impl<'a> ColumnWriter<'a> {
+    /// A writer of rows `0..len` of `columns`, each with room for `len` values.
+    fn new(columns: &'a mut [Vec<f64>], len: usize) -> Self {
+        let room = columns.iter().map(Vec::capacity).min().unwrap_or(0);
+        ColumnWriter {
+            columns: columns.iter_mut().map(|c| c.as_mut_ptr()).collect(),
+            len: len.min(room),
+            _columns: PhantomData,
+        }
+    }
+
+    /// Sets row `i` of every column to `values`; false (and nothing written) for a row past the
+    /// end or too few values.
+    ///
+    /// # Safety
+    /// No other thread may write row `i` while this writer lives.
+    unsafe fn write(&self, i: usize, values: &[f64]) -> bool {
+        if i >= self.len || values.len() < self.columns.len() {
+            return false;
+        }
+        for (&column, &v) in self.columns.iter().zip(values) {
+            // SAFETY: `i` is below every column's capacity, and this thread alone writes row `i`
+            // (the caller's contract); the columns stay borrowed while the writer lives.
+            unsafe { column.add(i).write(v) };
+        }
+        true
+    }
 }
 
 /// The next block of rows, if any are left: an eighth of each thread's share of the rows left (at
@@ -194,6 +289,45 @@ mod tests {
             POOL.take().is_none(),
             "with_pool puts back what the thread had"
         );
+    }
+
+    #[test]
+    fn columns_are_the_rows_and_the_first_failing_row_is_reported() {
+        let a: Vec<u64> = (0..3000).collect();
+        let b: Vec<u64> = (0..3000).map(|x| x % 7).collect();
+        let rows = |fail: u64| {
+            columns_of_pairs(
+                &a,
+                &b,
+                2,
+                4,
+                || 0u64,
+                |seen, &x, &y, row| {
+                    *seen += 1;
+                    if x >= fail && y == 0 {
+                        return Err(x);
+                    }
+                    row.copy_from_slice(&[x as f64, (x * y) as f64]);
+                    Ok(())
+                },
+            )
+        };
+        let pool = || {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
+            Arc::new(pool.expect("a test pool"))
+        };
+        for fail in [u64::MAX, 1000] {
+            let calling = rows(fail);
+            assert_eq!(calling, with_pool(pool(), || rows(fail)));
+            match calling {
+                Ok(columns) => {
+                    assert_eq!(columns.len(), 2);
+                    assert!(columns[0].iter().copied().eq((0..3000).map(|x| x as f64)));
+                    assert_eq!(columns[1].get(13), Some(&(13.0 * 6.0)));
+                }
+                Err(first) => assert_eq!(first, (1001, 1001)),
+            }
+        }
     }
 
     #[test]

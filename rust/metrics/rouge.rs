@@ -10,8 +10,6 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use smallvec::SmallVec;
-
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::text::punkt;
@@ -316,21 +314,24 @@ fn score_multi_into<S: AsRef<str>>(
     Ok(())
 }
 
-/// The scores of one row, one per type (inline for up to three types, the usual request).
-pub type RowScores = SmallVec<[Score; 3]>;
-
-/// [`score_multi`] for every row (prediction, its targets), in parallel inside
-/// `parallel::with_pool`. Each row is computed and stored by the thread that takes it: no buffer
-/// for all rows is filled first.
-pub fn score_batch<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
+/// [`score_multi`] of every row (prediction, its targets), in parallel inside
+/// `parallel::with_pool`, as columns: the precision, recall and fmeasure of each type in turn. A
+/// failing row gives the first one's index and error.
+pub fn score_columns<S: AsRef<str> + Sync, R: AsRef<[S]> + Sync>(
     predictions: &[&str],
     targets: &[R],
     types: &[RougeType],
     opts: &Options,
-) -> Vec<Result<RowScores>> {
-    parallel::map_pairs(predictions, targets, 1, |p, t| {
-        let mut row: RowScores = smallvec::smallvec![INT_ZERO; types.len()];
-        score_multi_into(t.as_ref(), p, types, opts, &mut row).map(|()| row)
+) -> std::result::Result<Vec<Vec<f64>>, (usize, Error)> {
+    let width = 3 * types.len();
+    let init = || vec![INT_ZERO; types.len()];
+    parallel::columns_of_pairs(predictions, targets, width, 1, init, |scores, p, t, row| {
+        scores.fill(INT_ZERO);
+        score_multi_into(t.as_ref(), p, types, opts, scores)?;
+        for (values, s) in row.chunks_exact_mut(3).zip(scores.iter()) {
+            values.copy_from_slice(&[s.precision, s.recall, s.fmeasure]);
+        }
+        Ok(())
     })
 }
 

@@ -49,30 +49,16 @@ fn rouge<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let types = parse_types(&rouge_types)?;
     let opts = options(use_stemmer, split_summaries, tokenizer)?;
-    let rows = TextRows::new(responses, references)?.run(py, |hyps, refs| {
-        kernel::score_batch(hyps, refs, &types, &opts)
-    })?;
-    // One pass over the rows fills every column (and finds the first failing row).
-    let mut columns: Vec<[Vec<f64>; 3]> = rouge_types
-        .iter()
-        .map(|_| std::array::from_fn(|_| Vec::with_capacity(rows.len())))
-        .collect();
-    for (i, row) in rows.iter().enumerate() {
-        let row = row.as_ref().map_err(|e| row_error(i, e))?;
-        for ([precision, recall, fmeasure], s) in columns.iter_mut().zip(row) {
-            precision.push(s.precision);
-            recall.push(s.recall);
-            fmeasure.push(s.fmeasure);
-        }
-    }
+    let columns = TextRows::new(responses, references)?
+        .run(py, |hyps, refs| {
+            kernel::score_columns(hyps, refs, &types, &opts)
+        })?
+        .map_err(|(row, e)| row_error(row, &e))?;
     let out = PyDict::new(py);
-    for (name, [precision, recall, fmeasure]) in rouge_types.iter().zip(columns) {
-        let arrays = (
-            to_numpy(py, precision),
-            to_numpy(py, recall),
-            to_numpy(py, fmeasure),
-        );
-        out.set_item(name, arrays)?;
+    let mut columns = columns.into_iter();
+    for name in &rouge_types {
+        let mut next = || to_numpy(py, columns.next().unwrap_or_default());
+        out.set_item(name, (next(), next(), next()))?;
     }
     Ok(out)
 }
