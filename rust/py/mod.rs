@@ -27,6 +27,14 @@ mod text;
 mod vectors;
 mod votes;
 
+/// The extension's allocator. glibc's malloc hands the memory of a finished batch back to the
+/// system (heap trimming, unmapped large blocks), so the next batch faults its pages in again, on
+/// the calling thread for its large buffers, while the helpers wait: measured, 800 page faults
+/// per 20,000-row ROUGE call, and 2 threads at 1.5-1.7x one thread on several metrics that reach
+/// 1.8-2.0x with mimalloc, which keeps freed pages in per-thread heaps for reuse.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
         PyValueError::new_err(e.to_string())
