@@ -71,6 +71,15 @@ def warm(threads: int, fn: Callable[[], Any]) -> Callable[[], None]:
     return setup
 
 
+def thread_scaling(fn: Callable[[], Any], rounds: int) -> tuple[list[float], list[float]]:
+    """Wall times of `fn` on one thread and on all threads, over `rounds` interleaved rounds of just
+    those two calls (see `interleaved`): a 2-thread call waits for its slower thread, so a pause of
+    either core lands on it, and its ratio to one thread needs more rounds than a per-core ratio
+    to settle."""
+    times, _ = interleaved({"one": (warm(1, fn), fn), "all": (warm(0, fn), fn)}, rounds)
+    return times["one"], times["all"]
+
+
 def median_ratio(fast: list[float], fast_pairs: int, slow: list[float], slow_pairs: int) -> float:
     """The median over rounds of (pairs per second of `fast`) / (pairs per second of `slow`)."""
     return statistics.median((fast_pairs / a) / (slow_pairs / b) for a, b in zip(fast, slow))
