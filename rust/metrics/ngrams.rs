@@ -388,6 +388,7 @@ pub(crate) struct Ngrams {
     /// n-gram starting there occurs in the list.
     token_masks: Vec<u64>,
     gram_masks: Vec<u64>,
+    one_word: Box<OneWordMasks>,
 }
 
 impl Default for Ngrams {
@@ -412,6 +413,7 @@ impl Default for Ngrams {
             matches: Vec::new(),
             token_masks: Vec::new(),
             gram_masks: Vec::new(),
+            one_word: Box::default(),
         }
     }
 }
@@ -479,13 +481,27 @@ impl Ngrams {
         let one_word = references.len() == 1 && words <= 1;
         if let (true, [reference]) = (one_word, references) {
             if let (Some(hyp), Some(reference)) = (T::ids(hypothesis), T::ids(reference.as_ref())) {
-                return clipped_in_one_word(hyp, reference, |id| id.0, max_order, each);
+                return clipped_in_one_word(
+                    &mut self.one_word,
+                    hyp,
+                    reference,
+                    |id| id.0,
+                    max_order,
+                    each,
+                );
             }
         }
         self.number(references, hypothesis);
         if one_word {
             let numbering = &self.numbering;
-            return clipped_in_one_word(&numbering.hyp, &numbering.refs, |id| id, max_order, each);
+            return clipped_in_one_word(
+                &mut self.one_word,
+                &numbering.hyp,
+                &numbering.refs,
+                |id| id,
+                max_order,
+                each,
+            );
         }
         // Masks take (1 + references) * hypothesis length * words: many long references hash.
         let masks = (1 + references.len()) * hypothesis.len() * words;
@@ -820,17 +836,28 @@ impl Ngrams {
 }
 
 /// `Ngrams::clipped_by_masks` for the most common segments, numbered: one reference, and lists
-/// of at most 64 tokens, so that each mask is one word, and all masks fit on the stack.
+/// of at most 64 tokens, so that each mask is one word, and all masks fit in a few fixed arrays.
 fn clipped_in_one_word<T: Copy>(
+    masks: &mut OneWordMasks,
     hyp: &[T],
     reference: &[T],
     id: impl Fn(T) -> u32,
     max_order: usize,
     each: impl FnMut(usize, u64, u64),
 ) {
-    // By token id (below 64, as the hypothesis has at most 64 tokens): its positions in each list.
-    let mut positions = [[0u64; 64]; 2];
-    for (list, tokens) in positions.iter_mut().zip([hyp, reference]) {
+    let len = hyp.len().min(64);
+    // Hypothesis ids are `0..vocabulary` (below 64, as the hypothesis has at most 64 tokens);
+    // only those entries are cleared, and any larger id counts as absent from the hypothesis.
+    let vocabulary = hyp
+        .iter()
+        .map(|&t| id(t) as usize + 1)
+        .max()
+        .unwrap_or(0)
+        .min(64);
+    // By token id: its positions in each list.
+    for (list, tokens) in masks.positions.iter_mut().zip([hyp, reference]) {
+        let list = &mut list[..vocabulary];
+        list.fill(0);
         for (p, &token) in tokens.iter().enumerate() {
             // Reference tokens the hypothesis lacks are ABSENT: no mask.
             if let Some(mask) = list.get_mut(id(token) as usize) {
@@ -840,15 +867,21 @@ fn clipped_in_one_word<T: Copy>(
     }
     // By hypothesis position: where its token occurs in the hypothesis (`first_in_hyp`) and in
     // the reference; `in_hyp` and `in_ref` become where the current order's n-gram starting
-    // there occurs. One spare entry: position i + 1 is read for every i below 64.
-    let len = hyp.len().min(64);
-    let (mut first_in_hyp, mut first_in_ref) = ([0u64; 65], [0u64; 65]);
+    // there occurs. Entry `len` stays empty: position i + 1 is read for every i below `len`.
+    let OneWordMasks {
+        positions: [hyp_positions, ref_positions],
+        first_in_hyp,
+        first_in_ref,
+        in_hyp,
+        in_ref,
+    } = masks;
     for (i, &token) in hyp.iter().take(len).enumerate() {
-        let [in_hyp, in_ref] = &positions;
-        first_in_hyp[i] = in_hyp.get(id(token) as usize).copied().unwrap_or(0);
-        first_in_ref[i] = in_ref.get(id(token) as usize).copied().unwrap_or(0);
+        first_in_hyp[i] = hyp_positions.get(id(token) as usize).copied().unwrap_or(0);
+        first_in_ref[i] = ref_positions.get(id(token) as usize).copied().unwrap_or(0);
+        in_hyp[i] = first_in_hyp[i];
+        in_ref[i] = first_in_ref[i];
     }
-    let (mut in_hyp, mut in_ref) = (first_in_hyp, first_in_ref);
+    (in_hyp[len], in_ref[len]) = (0, 0);
     // The clipped count of the n-gram at position i, where it occurs in each list: counted once, at
     // its first occurrence (most n-grams occur once in the hypothesis: clipped to 1 if in the
     // reference).
@@ -876,6 +909,28 @@ fn clipped_in_one_word<T: Copy>(
         }
         clipped
     });
+}
+
+/// The masks of `clipped_in_one_word`, kept from segment to segment so that a segment clears and
+/// copies only the entries it uses, not 3 KB of arrays.
+pub(crate) struct OneWordMasks {
+    positions: [[u64; 64]; 2],
+    first_in_hyp: [u64; 64],
+    first_in_ref: [u64; 64],
+    in_hyp: [u64; 65],
+    in_ref: [u64; 65],
+}
+
+impl Default for OneWordMasks {
+    fn default() -> Self {
+        OneWordMasks {
+            positions: [[0; 64]; 2],
+            first_in_hyp: [0; 64],
+            first_in_ref: [0; 64],
+            in_hyp: [0; 65],
+            in_ref: [0; 65],
+        }
+    }
 }
 
 /// `each(n, clipped_of(n, count), count)` for the orders n = 1..=max_order of a hypothesis of `len`
