@@ -237,6 +237,7 @@ pub(crate) fn items<'py>(
 ///
 /// # Safety
 /// The GIL is held and `obj` is a live object.
+#[cfg(not(Py_3_14))]
 #[inline(always)]
 unsafe fn compact_ascii<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
     use pyo3::ffi;
@@ -247,6 +248,14 @@ unsafe fn compact_ascii<'a>(obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
     let bytes = std::slice::from_raw_parts(ffi::PyUnicode_DATA(obj).cast::<u8>(), len);
     // An ASCII string's characters are its UTF-8 bytes.
     Some(std::str::from_utf8_unchecked(bytes))
+}
+
+/// From Python 3.14 PyO3 binds no test of a `str`'s storage (CPython's layout of it may change):
+/// every string is read by `as_text`.
+#[cfg(Py_3_14)]
+#[inline(always)]
+unsafe fn compact_ascii<'a>(_obj: *mut pyo3::ffi::PyObject) -> Option<&'a str> {
+    None
 }
 
 /// `str` objects read once under the GIL, each in one pass over the input (serial work, done before
