@@ -385,9 +385,9 @@ unsafe fn token_id(
 }
 
 /// How many tokens ahead of the one being read its object is asked for. Tokens lie scattered over
-/// the heap, and the reader's work on a token depends on its object: without the hint, a token
-/// whose object is not in the cache stalls the reader (and a mispredicted branch drops the loads
-/// already under way), one token at a time.
+/// the heap, and the reader's work on a token depends on its object: without the hint the reader
+/// waits for the objects that are not in the cache about one at a time (measured: 1.36x-1.42x
+/// faster on tokens in random heap order, 1.04x on tokens as a tokenizer leaves them).
 const PREFETCH_AHEAD: usize = 8;
 
 /// Asks the cache for the object of token `i` of `list`, if it has one (a hint; never faults).
