@@ -269,7 +269,7 @@ const PADDED_13A: [bool; 256] = {
 };
 
 /// `" ".join(line.split())`.
-fn join_words(line: &str) -> String {
+pub(super) fn join_words(line: &str) -> String {
     py_words(line).join(" ")
 }
 

@@ -3,8 +3,8 @@
 //! `'s`, periods and commas split unless next to digits), optional CJK splitting, optional
 //! punctuation removal, then whitespace collapsed.
 
-use super::sacrebleu::{pad_chars, split_pairs, PairPad};
-use super::unicode::{py_lower, py_words};
+use super::sacrebleu::{join_words, pad_chars, split_pairs, PairPad};
+use super::unicode::py_lower;
 
 /// The options of `TercomTokenizer` (and of `sacrebleu.metrics.TER`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -34,7 +34,7 @@ pub fn tercom_tokenize(line: &str, opts: TercomOptions) -> String {
     if opts.no_punct {
         line.retain(|c| !is_removed_punct(c, opts.asian_support));
     }
-    py_words(&line).join(" ")
+    join_words(&line)
 }
 
 /// `_normalize_general_and_western` (stdlib `re` on a str; `[^0-9]` is everything but ASCII digits).
