@@ -151,6 +151,7 @@ struct Kernels {
     slot: Vec<u8>,
     masks: Vec<u64>,
     carries: Vec<bool>,
+    lcs: LcsMarker,
 }
 
 thread_local! {
@@ -402,7 +403,9 @@ fn score_dense(
         *score = match *t {
             RougeType::N(n) => rouge_n(target, prediction, n, vocab, k),
             RougeType::L => rouge_l(target, prediction, vocab, k),
-            RougeType::Lsum => rouge_lsum(target_sentences, prediction_sentences, vocab),
+            RougeType::Lsum => {
+                rouge_lsum(target_sentences, prediction_sentences, vocab, &mut k.lcs)
+            }
         };
     }
 }
@@ -566,36 +569,179 @@ fn lcs_length(a: &[u32], b: &[u32], vocab: usize, k: &mut Kernels) -> usize {
     lcs
 }
 
-/// Marks the positions of `r` on one LCS with `c`: rouge-score's `_backtrack_norec` (a tie moves
-/// up, i.e. to the previous reference token).
-fn mark_lcs(r: &[u32], c: &[u32], marked: &mut [bool]) {
-    let w = c.len() + 1;
-    let mut table = vec![0u32; (r.len() + 1) * w];
-    for (i, &x) in r.iter().enumerate() {
-        for (j, &y) in c.iter().enumerate() {
-            table[(i + 1) * w + j + 1] = if x == y {
-                table[i * w + j] + 1
-            } else {
-                table[i * w + j + 1].max(table[(i + 1) * w + j])
-            };
-        }
-    }
-    let (mut i, mut j) = (r.len(), c.len());
-    while i > 0 && j > 0 {
-        if r[i - 1] == c[j - 1] {
-            marked[i - 1] = true;
-            i -= 1;
-            j -= 1;
-        } else if table[i * w + j - 1] > table[(i - 1) * w + j] {
-            j -= 1;
+/// The table rows of `LcsMarker` kept at once, in words: a larger table is kept only every K rows
+/// and recomputed a segment of K rows at a time while it is walked (memory O(sqrt(rows) * words)).
+const KEPT_ROW_WORDS: usize = 1 << 20;
+
+/// Marks the tokens of a reference sentence on one LCS with a candidate sentence, as rouge-score's
+/// `lcs_ind` finds it: the LCS table walked back from its end (`_backtrack_norec`: equal tokens
+/// take the diagonal, else a tie moves up, to the previous reference token).
+///
+/// The table is bit-parallel (see `lcs_length`): row i (after the first i reference tokens) has one
+/// bit per candidate position, 0 where the LCS length grows by one, so that an entry is the number
+/// of zero bits before its column. Rows are kept for the walk, every K-th one only when all of them
+/// would not fit in `KEPT_ROW_WORDS`; a segment between two kept rows is then recomputed when the
+/// walk enters it.
+#[derive(Default)]
+struct LcsMarker {
+    /// By token id, its index among the candidate's distinct tokens (`u32::MAX`: not in it).
+    slot: Vec<u32>,
+    /// Per distinct candidate token, the bit mask of its positions (`words` words).
+    masks: Vec<u64>,
+    /// Rows 0, K, 2K, ... (`words` words each).
+    kept: Vec<u64>,
+    /// The rows of the segment being walked, and per row the zero bits before each word.
+    rows: Vec<u64>,
+    zeros_before: Vec<u32>,
+}
+
+impl LcsMarker {
+    /// Sets `marked[i]` for the positions i of `r` on the LCS with `c` (token ids below `vocab`).
+    fn mark(&mut self, r: &[u32], c: &[u32], vocab: usize, marked: &mut [bool]) {
+        let words = c.len().div_ceil(64);
+        let segment = if (r.len() + 1) * words <= KEPT_ROW_WORDS {
+            r.len()
         } else {
-            i -= 1;
+            ((r.len() as f64).sqrt() as usize).max(1)
+        };
+        self.mark_by_segments(r, c, vocab, segment, marked);
+    }
+
+    /// `mark`, keeping every `segment`-th row of the table.
+    fn mark_by_segments(
+        &mut self,
+        r: &[u32],
+        c: &[u32],
+        vocab: usize,
+        segment: usize,
+        marked: &mut [bool],
+    ) {
+        if r.is_empty() || c.is_empty() || segment == 0 {
+            return;
+        }
+        let words = c.len().div_ceil(64);
+        if self.slot.len() < vocab {
+            self.slot.resize(vocab, u32::MAX);
+        }
+        self.masks.clear();
+        let mut distinct = 0;
+        for (j, &x) in c.iter().enumerate() {
+            let Some(s) = self.slot.get_mut(x as usize) else {
+                continue;
+            };
+            if *s == u32::MAX {
+                *s = distinct;
+                distinct += 1;
+                self.masks.resize(self.masks.len() + words, 0);
+            }
+            if let Some(m) = self.masks.get_mut(*s as usize * words + j / 64) {
+                *m |= 1 << (j % 64);
+            }
+        }
+        let Self {
+            slot,
+            masks,
+            kept,
+            rows,
+            zeros_before,
+        } = self;
+        let (slot, masks) = (&*slot, &*masks);
+        // Rows 0, K, 2K, ... up to the start of the last segment (row 0: all ones, no LCS yet).
+        kept.clear();
+        kept.resize(words, u64::MAX);
+        rows.clear();
+        rows.resize(words, u64::MAX);
+        let last_kept = (r.len() - 1) / segment * segment;
+        for (i, &x) in r.iter().enumerate().take(last_kept) {
+            advance(slot, masks, rows, x);
+            if (i + 1) % segment == 0 {
+                kept.extend_from_slice(rows);
+            }
+        }
+        let (mut i, mut j) = (r.len(), c.len());
+        while i > 0 && j > 0 {
+            // The segment's rows from its kept first row up to row i.
+            let start = (i - 1) / segment * segment;
+            let first = start / segment * words;
+            rows.clear();
+            rows.extend_from_slice(kept.get(first..first + words).unwrap_or(&[]));
+            for &x in r.get(start..i).unwrap_or(&[]) {
+                let from = rows.len() - words;
+                rows.extend_from_within(from..);
+                advance(
+                    slot,
+                    masks,
+                    rows.get_mut(from + words..).unwrap_or(&mut []),
+                    x,
+                );
+            }
+            zeros_before.clear();
+            for row in rows.chunks_exact(words) {
+                let mut zeros = 0;
+                zeros_before.push(0);
+                for &v in row {
+                    zeros += (!v).count_ones();
+                    zeros_before.push(zeros);
+                }
+            }
+            // The table entry of row `row` of the segment, column `j`: the zero bits before j.
+            let entry = |row: usize, j: usize| {
+                let before = zeros_before.get(row * (words + 1) + j / 64).copied();
+                let bits = j % 64;
+                let partial = match rows.get(row * words + j / 64) {
+                    Some(&v) if bits > 0 => (!v & ((1 << bits) - 1)).count_ones(),
+                    _ => 0,
+                };
+                before.unwrap_or(0) + partial
+            };
+            while i > start && j > 0 {
+                if r.get(i - 1) == c.get(j - 1) {
+                    if let Some(m) = marked.get_mut(i - 1) {
+                        *m = true;
+                    }
+                    i -= 1;
+                    j -= 1;
+                } else if entry(i - start, j - 1) > entry(i - 1 - start, j) {
+                    j -= 1;
+                } else {
+                    i -= 1;
+                }
+            }
+        }
+        for &x in c {
+            if let Some(s) = self.slot.get_mut(x as usize) {
+                *s = u32::MAX;
+            }
         }
     }
 }
 
+/// Turns LCS table row i (`row`) into row i + 1, for reference token `x` (see `LcsMarker`).
+fn advance(slot: &[u32], masks: &[u64], row: &mut [u64], x: u32) {
+    let Some(&s) = slot.get(x as usize).filter(|&&s| s != u32::MAX) else {
+        // A token the candidate lacks leaves the row as it is.
+        return;
+    };
+    let words = row.len();
+    let masks = masks
+        .get(s as usize * words..(s as usize + 1) * words)
+        .unwrap_or(&[]);
+    let mut carry = false;
+    for (v, &m) in row.iter_mut().zip(masks) {
+        let (sum, c1) = v.overflowing_add(*v & m);
+        let (sum, c2) = sum.overflowing_add(u64::from(carry));
+        carry = c1 || c2;
+        *v = sum | (*v & !m);
+    }
+}
+
 /// ROUGE-Lsum (`_summary_level_lcs`); ints (0, 0, 0) when a side has no sentence or no token.
-fn rouge_lsum(target: &[&[u32]], prediction: &[&[u32]], vocab: usize) -> Score {
+fn rouge_lsum(
+    target: &[&[u32]],
+    prediction: &[&[u32]],
+    vocab: usize,
+    marker: &mut LcsMarker,
+) -> Score {
     let m: usize = target.iter().map(|s| s.len()).sum();
     let n: usize = prediction.iter().map(|s| s.len()).sum();
     if m == 0 || n == 0 {
@@ -615,7 +761,7 @@ fn rouge_lsum(target: &[&[u32]], prediction: &[&[u32]], vocab: usize) -> Score {
     for &r in target {
         let mut marked = vec![false; r.len()];
         for &c in prediction {
-            mark_lcs(r, c, &mut marked);
+            marker.mark(r, c, vocab, &mut marked);
         }
         for (&t, _) in r.iter().zip(&marked).filter(|(_, &m)| m) {
             let t = t as usize;
@@ -676,27 +822,91 @@ mod tests {
             .collect()
     }
 
+    /// rouge-score's `lcs_ind` as it computes it: the whole table, then `_backtrack_norec`.
+    fn lcs_positions_by_table(r: &[u32], c: &[u32]) -> Vec<bool> {
+        let w = c.len() + 1;
+        let mut table = vec![0u32; (r.len() + 1) * w];
+        for (i, &x) in r.iter().enumerate() {
+            for (j, &y) in c.iter().enumerate() {
+                table[(i + 1) * w + j + 1] = if x == y {
+                    table[i * w + j] + 1
+                } else {
+                    table[i * w + j + 1].max(table[(i + 1) * w + j])
+                };
+            }
+        }
+        let mut marked = vec![false; r.len()];
+        let (mut i, mut j) = (r.len(), c.len());
+        while i > 0 && j > 0 {
+            if r[i - 1] == c[j - 1] {
+                marked[i - 1] = true;
+                i -= 1;
+                j -= 1;
+            } else if table[i * w + j - 1] > table[(i - 1) * w + j] {
+                j -= 1;
+            } else {
+                i -= 1;
+            }
+        }
+        marked
+    }
+
+    /// The sequences as ids `0..vocab`.
+    fn dense(seqs: [&[u32]; 2]) -> ([Vec<u32>; 2], usize) {
+        let mut all: Vec<u32> = seqs.iter().flat_map(|s| s.iter()).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        let ids = |s: &[u32]| -> Vec<u32> {
+            s.iter()
+                .map(|x| all.binary_search(x).unwrap() as u32)
+                .collect()
+        };
+        ([ids(seqs[0]), ids(seqs[1])], all.len())
+    }
+
     #[test]
     fn bit_parallel_lcs_equals_the_dp_table() {
         let seqs = sequences();
+        let marker = &mut LcsMarker::default();
         for pair in seqs.windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            let mut marked = vec![false; a.len()];
-            mark_lcs(a, b, &mut marked);
-            let dp = marked.iter().filter(|&&m| m).count();
-            let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
-            all.sort_unstable();
-            all.dedup();
-            let dense = |s: &[u32]| -> Vec<u32> {
-                s.iter()
-                    .map(|x| all.binary_search(x).unwrap() as u32)
-                    .collect()
-            };
-            let (da, db) = (dense(a), dense(b));
+            let ([a, b], vocab) = dense([&pair[0], &pair[1]]);
+            let want = lcs_positions_by_table(&a, &b);
+            // Every segment length: all rows kept, a few, and one row at a time.
+            for segment in [a.len().max(1), 1, 2, 7, 64] {
+                let mut marked = vec![false; a.len()];
+                marker.mark_by_segments(&a, &b, vocab, segment, &mut marked);
+                assert_eq!(marked, want, "segment {segment}");
+            }
+            let lcs = want.iter().filter(|&&m| m).count();
             let k = &mut Kernels::default();
-            assert_eq!(lcs_length(&da, &db, all.len(), k), dp);
-            assert_eq!(lcs_length(&db, &da, all.len(), k), dp);
+            assert_eq!(lcs_length(&a, &b, vocab, k), lcs);
+            assert_eq!(lcs_length(&b, &a, vocab, k), lcs);
         }
+    }
+
+    #[test]
+    fn long_sentences_keep_few_table_rows() {
+        // 3,000 x 3,000 tokens, walked in segments of 54 rows (about the square root), as
+        // `mark` walks a table too large to keep, and with every row kept.
+        let seqs = sequences();
+        let long = |k: usize| -> Vec<u32> {
+            seqs.iter()
+                .skip(k)
+                .step_by(3)
+                .flatten()
+                .copied()
+                .take(3000)
+                .collect()
+        };
+        let ([a, b], vocab) = dense([&long(0), &long(1)]);
+        let want = lcs_positions_by_table(&a, &b);
+        let marker = &mut LcsMarker::default();
+        let mut marked = vec![false; a.len()];
+        marker.mark_by_segments(&a, &b, vocab, 54, &mut marked);
+        assert_eq!(marked, want);
+        marked.fill(false);
+        marker.mark(&a, &b, vocab, &mut marked);
+        assert_eq!(marked, want);
     }
 
     #[test]
