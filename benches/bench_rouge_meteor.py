@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -101,18 +102,28 @@ def main() -> None:
     loads = [first_meteor_call_seconds() for _ in range(3)]
     print(f"first METEOR call of a process (WordNet table load): {min(loads) * 1000:.0f} ms (best of 3)")
 
-    for stem in (False, True):
-        scorer = rouge_scorer.RougeScorer(ROUGE_TYPES, use_stemmer=stem)
+    # ROUGE-Lsum's sentences are lines: one sentence per line, as summarization harnesses pass them.
+    def lines(texts: list[str]) -> list[str]:
+        return [re.sub(r"(?<=[.!?,;]) +", "\n", t) for t in texts]
 
-        def ours_rouge() -> np.ndarray:
-            out = rouge(hyps, refs, ROUGE_TYPES, use_stemmer=stem)
-            return np.stack([a for t in ROUGE_TYPES for a in out[t]], axis=1).ravel()
+    rouge_tasks = [
+        ("ROUGE-1+2+L", ROUGE_TYPES, False, hyps, refs),
+        ("ROUGE-1+2+L with stemmer", ROUGE_TYPES, True, hyps, refs),
+        ("ROUGE-1+2+L+Lsum, clauses on lines (Hugging Face evaluate's default types)",
+         [*ROUGE_TYPES, "rougeLsum"], False, lines(hyps), lines(refs)),
+    ]
+    for label, types, stem, preds, targets in rouge_tasks:
+        scorer = rouge_scorer.RougeScorer(types, use_stemmer=stem)
 
-        def ref_rouge(k: int) -> list[float]:
-            return [float(v) for i in range(k) for s in scorer.score(refs[i], hyps[i]).values() for v in s]
+        def ours_rouge(types=types, stem=stem, preds=preds, targets=targets) -> np.ndarray:
+            out = rouge(preds, targets, types, use_stemmer=stem)
+            return np.stack([a for t in types for a in out[t]], axis=1).ravel()
 
-        bench_task(f"ROUGE-1+2+L{' with stemmer' if stem else ''} (rouge-score RougeScorer.score)", m, args.repeats,
-                   ours_rouge, ("rouge-score 0.1.2", ref_rouge), values_per_pair=9)
+        def ref_rouge(k: int, scorer=scorer, preds=preds, targets=targets) -> list[float]:
+            return [float(v) for i in range(k) for s in scorer.score(targets[i], preds[i]).values() for v in s]
+
+        bench_task(f"{label} (rouge-score RougeScorer.score)", m, args.repeats,
+                   ours_rouge, ("rouge-score 0.1.2", ref_rouge), values_per_pair=3 * len(types))
 
     bench_task("promptflow METEOR: tokenize + nltk single_meteor_score", m, args.repeats,
                lambda: meteor(hyps, refs), ours_distinct=lambda: meteor(hyps[:m], refs[:m]),

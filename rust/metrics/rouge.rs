@@ -104,26 +104,33 @@ struct Spans {
 fn add_text(arena: &mut TokenArena, text: &str, types: &[RougeType], opts: &Options) -> Spans {
     let stem = opts.use_stemmer;
     let start = arena.len();
-    if types.iter().any(|t| *t != RougeType::Lsum) {
-        opts.tokenizer.push_tokens(text, stem, arena);
-    }
     let mut spans = Spans {
-        text: start..arena.len(),
+        text: start..start,
         sentences: Vec::new(),
     };
-    if types.contains(&RougeType::Lsum) {
-        let mut push = |sentence: &str| {
-            if !sentence.is_empty() {
-                let start = arena.len();
-                opts.tokenizer.push_tokens(sentence, stem, arena);
-                spans.sentences.push(start..arena.len());
-            }
-        };
-        if opts.split_summaries {
-            punkt::sent_tokenize(text).iter().for_each(|s| push(s));
-        } else {
-            text.split('\n').for_each(push);
+    let mut push = |sentence: &str, arena: &mut TokenArena| {
+        if !sentence.is_empty() {
+            let start = arena.len();
+            opts.tokenizer.push_tokens(sentence, stem, arena);
+            spans.sentences.push(start..arena.len());
         }
+    };
+    let lsum = types.contains(&RougeType::Lsum);
+    if lsum && !opts.split_summaries {
+        // A newline ends a token and no token holds one, so the text's tokens are its lines'
+        // tokens one after the other: tokenized once, line by line.
+        text.split('\n').for_each(|line| push(line, arena));
+        spans.text = start..arena.len();
+        return spans;
+    }
+    if types.iter().any(|t| *t != RougeType::Lsum) {
+        opts.tokenizer.push_tokens(text, stem, arena);
+        spans.text = start..arena.len();
+    }
+    if lsum {
+        punkt::sent_tokenize(text)
+            .iter()
+            .for_each(|s| push(s, arena));
     }
     spans
 }
@@ -151,7 +158,7 @@ struct Kernels {
     slot: Vec<u8>,
     masks: Vec<u64>,
     carries: Vec<bool>,
-    lcs: LcsMarker,
+    lsum: Lsum,
 }
 
 thread_local! {
@@ -404,7 +411,7 @@ fn score_dense(
             RougeType::N(n) => rouge_n(target, prediction, n, vocab, k),
             RougeType::L => rouge_l(target, prediction, vocab, k),
             RougeType::Lsum => {
-                rouge_lsum(target_sentences, prediction_sentences, vocab, &mut k.lcs)
+                rouge_lsum(target_sentences, prediction_sentences, vocab, &mut k.lsum)
             }
         };
     }
@@ -659,6 +666,8 @@ impl LcsMarker {
             }
         }
         let (mut i, mut j) = (r.len(), c.len());
+        // The table entry at (i, j), carried from segment to segment.
+        let mut here = None;
         while i > 0 && j > 0 {
             // The segment's rows from its kept first row up to row i.
             let start = (i - 1) / segment * segment;
@@ -676,24 +685,31 @@ impl LcsMarker {
                 );
             }
             zeros_before.clear();
-            for row in rows.chunks_exact(words) {
-                let mut zeros = 0;
-                zeros_before.push(0);
-                for &v in row {
-                    zeros += (!v).count_ones();
-                    zeros_before.push(zeros);
+            if words > 1 {
+                for row in rows.chunks_exact(words) {
+                    let mut zeros = 0;
+                    zeros_before.push(0);
+                    for &v in row {
+                        zeros += (!v).count_ones();
+                        zeros_before.push(zeros);
+                    }
                 }
             }
-            // The table entry of row `row` of the segment, column `j`: the zero bits before j.
+            let word = |row: usize, j: usize| rows.get(row * words + j / 64).copied();
+            // The entry of the segment's row `row` at column `j`: the zero bits before j.
             let entry = |row: usize, j: usize| {
-                let before = zeros_before.get(row * (words + 1) + j / 64).copied();
                 let bits = j % 64;
-                let partial = match rows.get(row * words + j / 64) {
-                    Some(&v) if bits > 0 => (!v & ((1 << bits) - 1)).count_ones(),
+                let partial = match word(row, j) {
+                    Some(v) if bits > 0 => (!v & ((1 << bits) - 1)).count_ones(),
                     _ => 0,
+                };
+                let before = match words {
+                    1 => word(row, 0).filter(|_| j >= 64).map(|v| (!v).count_ones()),
+                    _ => zeros_before.get(row * (words + 1) + j / 64).copied(),
                 };
                 before.unwrap_or(0) + partial
             };
+            let mut t = here.unwrap_or_else(|| entry(i - start, j));
             while i > start && j > 0 {
                 if r.get(i - 1) == c.get(j - 1) {
                     if let Some(m) = marked.get_mut(i - 1) {
@@ -701,12 +717,22 @@ impl LcsMarker {
                     }
                     i -= 1;
                     j -= 1;
-                } else if entry(i - start, j - 1) > entry(i - 1 - start, j) {
+                    t = t.saturating_sub(1);
+                    continue;
+                }
+                // Entry (i, j - 1) is one less where the row's bit j - 1 is 0.
+                let zero = word(i - start, j - 1).map_or(0, |v| !v >> ((j - 1) % 64) & 1);
+                let left = t.saturating_sub(zero as u32);
+                let up = entry(i - 1 - start, j);
+                if left > up {
                     j -= 1;
+                    t = left;
                 } else {
                     i -= 1;
+                    t = up;
                 }
             }
+            here = Some(t);
         }
         for &x in c {
             if let Some(s) = self.slot.get_mut(x as usize) {
@@ -736,45 +762,50 @@ fn advance(slot: &[u32], masks: &[u64], row: &mut [u64], x: u32) {
 }
 
 /// ROUGE-Lsum (`_summary_level_lcs`); ints (0, 0, 0) when a side has no sentence or no token.
-fn rouge_lsum(
-    target: &[&[u32]],
-    prediction: &[&[u32]],
-    vocab: usize,
-    marker: &mut LcsMarker,
-) -> Score {
+fn rouge_lsum(target: &[&[u32]], prediction: &[&[u32]], vocab: usize, k: &mut Lsum) -> Score {
     let m: usize = target.iter().map(|s| s.len()).sum();
     let n: usize = prediction.iter().map(|s| s.len()).sum();
     if m == 0 || n == 0 {
         return INT_ZERO;
     }
-    // Token counts of each side; a hit uses up one of each.
-    let mut count_r = vec![0usize; vocab];
-    let mut count_c = vec![0usize; vocab];
-    for (sentences, counts) in [(target, &mut count_r), (prediction, &mut count_c)] {
+    // Token counts of each side (target, prediction); a hit uses up one of each.
+    let counts = &mut k.counts;
+    counts.clear();
+    counts.resize(vocab, [0, 0]);
+    for (side, sentences) in [target, prediction].into_iter().enumerate() {
         for &t in sentences.iter().copied().flatten() {
-            if let Some(c) = counts.get_mut(t as usize) {
+            if let Some(c) = counts.get_mut(t as usize).and_then(|c| c.get_mut(side)) {
                 *c += 1;
             }
         }
     }
     let mut hits = 0usize;
     for &r in target {
-        let mut marked = vec![false; r.len()];
+        let marked = &mut k.marked;
+        marked.clear();
+        marked.resize(r.len(), false);
         for &c in prediction {
-            marker.mark(r, c, vocab, &mut marked);
+            k.marker.mark(r, c, vocab, marked);
         }
-        for (&t, _) in r.iter().zip(&marked).filter(|(_, &m)| m) {
-            let t = t as usize;
-            if let (Some(cc), Some(cr)) = (count_c.get_mut(t), count_r.get_mut(t)) {
-                if *cc > 0 && *cr > 0 {
-                    hits += 1;
-                    *cc -= 1;
-                    *cr -= 1;
-                }
+        for (&t, _) in r.iter().zip(marked.iter()).filter(|(_, &m)| m) {
+            if let Some(c) = counts.get_mut(t as usize).filter(|c| c[0] > 0 && c[1] > 0) {
+                hits += 1;
+                c[0] -= 1;
+                c[1] -= 1;
             }
         }
     }
     Score::new(hits as f64 / n as f64, hits as f64 / m as f64)
+}
+
+/// The buffers of `rouge_lsum`.
+#[derive(Default)]
+struct Lsum {
+    marker: LcsMarker,
+    /// By token id, its count in the target and in the prediction.
+    counts: Vec<[usize; 2]>,
+    /// The positions of the current target sentence on an LCS with some prediction sentence.
+    marked: Vec<bool>,
 }
 
 #[cfg(test)]
