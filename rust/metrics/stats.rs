@@ -815,8 +815,9 @@ pub enum KappaWeights {
 }
 
 /// Cohen's kappa of two raters' label codes (0..n_labels, codes being positions in the sorted
-/// labels), as scikit-learn's `cohen_kappa_score`; NaN where it is undefined (no pair, or expected
-/// disagreement 0).
+/// labels), as scikit-learn's `cohen_kappa_score` (which sums floats; here only the last division
+/// rounds); NaN where it is undefined (no pair, or expected disagreement 0). Time O(rows +
+/// n_labels), memory O(n_labels).
 pub fn cohen_kappa(
     a: &[usize],
     b: &[usize],
@@ -830,47 +831,69 @@ pub fn cohen_kappa(
             b.len()
         )));
     }
-    let mut confusion = vec![0u64; n_labels * n_labels];
+    // Integer counts, without the n_labels^2 confusion matrix (labels may be 50,000 distinct
+    // scores): the observed and expected disagreements are exact integers (times the total, for
+    // the expected one), and only their ratio is rounded.
+    let (mut by_a, mut by_b) = (vec![0u128; n_labels], vec![0u128; n_labels]);
+    let mut observed = 0u128;
     for (row, (&i, &j)) in a.iter().zip(b).enumerate() {
-        let cell = (i < n_labels && j < n_labels)
-            .then(|| confusion.get_mut(i * n_labels + j))
-            .flatten()
-            .ok_or_else(|| {
-                Error::InvalidValue(format!("row {row}: label code outside 0..{n_labels}"))
-            })?;
-        *cell += 1;
-    }
-    let cell = |i: usize, j: usize| confusion[i * n_labels + j] as f64;
-    let col: Vec<f64> = (0..n_labels)
-        .map(|j| (0..n_labels).map(|i| cell(i, j)).sum())
-        .collect();
-    let row: Vec<f64> = (0..n_labels)
-        .map(|i| (0..n_labels).map(|j| cell(i, j)).sum())
-        .collect();
-    let total: f64 = col.iter().sum();
-    if total == 0.0 {
-        return Ok(f64::NAN);
-    }
-    let weight = |i: usize, j: usize| {
-        let d = i.abs_diff(j) as f64;
-        match weights {
-            KappaWeights::Unweighted => f64::from(u8::from(i != j)),
+        let (Some(x), Some(y)) = (by_a.get_mut(i), by_b.get_mut(j)) else {
+            return Err(Error::InvalidValue(format!(
+                "row {row}: label code outside 0..{n_labels}"
+            )));
+        };
+        *x += 1;
+        *y += 1;
+        let d = i.abs_diff(j) as u128;
+        observed += match weights {
+            KappaWeights::Unweighted => u128::from(i != j),
             KappaWeights::Linear => d,
             KappaWeights::Quadratic => d * d,
-        }
-    };
-    let (mut observed, mut expected) = (0.0, 0.0);
-    for (i, c) in col.iter().enumerate() {
-        for (j, r) in row.iter().enumerate() {
-            observed += weight(i, j) * cell(i, j);
-            // scikit-learn's expected matrix is outer(column sums, row sums) / total.
-            expected += weight(i, j) * (c * r / total);
-        }
+        };
     }
-    if expected == 0.0 {
+    let total = a.len() as u128;
+    if total == 0 {
         return Ok(f64::NAN);
     }
-    Ok(1.0 - observed / expected)
+    // sum over i, j of weight(i, j) * by_a[i] * by_b[j] (scikit-learn's expected matrix times the
+    // total): sums of counts, positions and squared positions.
+    let moments = |counts: &[u128]| {
+        counts
+            .iter()
+            .enumerate()
+            .fold([0i128; 3], |[n, s, q], (k, &c)| {
+                let (k, c) = (k as i128, c as i128);
+                [n + c, s + k * c, q + k * k * c]
+            })
+    };
+    let expected = match weights {
+        KappaWeights::Unweighted => {
+            let same: u128 = by_a.iter().zip(&by_b).map(|(x, y)| x * y).sum();
+            total * total - same
+        }
+        KappaWeights::Linear => {
+            // For each i, sum over j of |i - j| * by_b[j], from the counts below and above i.
+            let [count_b, sum_b, _] = moments(&by_b);
+            let (mut below, mut below_sum) = (0i128, 0i128);
+            let mut sum = 0i128;
+            for (i, (&x, &y)) in by_a.iter().zip(&by_b).enumerate() {
+                let i = i as i128;
+                let (above, above_sum) = (count_b - below, sum_b - below_sum);
+                sum += x as i128 * (i * below - below_sum + above_sum - i * above);
+                below += y as i128;
+                below_sum += i * y as i128;
+            }
+            sum as u128
+        }
+        KappaWeights::Quadratic => {
+            let ([na, sa, qa], [nb, sb, qb]) = (moments(&by_a), moments(&by_b));
+            (qa * nb + na * qb - 2 * sa * sb) as u128
+        }
+    };
+    if expected == 0 {
+        return Ok(f64::NAN);
+    }
+    Ok(1.0 - (observed * total) as f64 / expected as f64)
 }
 
 #[cfg(test)]

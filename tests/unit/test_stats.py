@@ -294,6 +294,21 @@ def test_cohen_kappa_string_labels_and_missing(pairs: list[tuple]) -> None:
     assert (math.isnan(ours) and math.isnan(ref)) or abs(ours - ref) <= 1e-12
 
 
+def test_cohen_kappa_many_distinct_labels() -> None:
+    # 20,000 distinct labels: a dense confusion matrix would take 3.2 GB.
+    rng = np.random.default_rng(3)
+    a = rng.permutation(20_000)
+    b = a.copy()
+    b[:1000] = b[1000:2000]
+    ref = cohen_kappa_score(a[:3000], b[:3000], weights="linear")
+    assert abs(cohen_kappa(a[:3000], b[:3000], weights="linear") - ref) <= 1e-12
+    assert cohen_kappa(a, a) == 1.0
+    n = len(a)
+    p_observed = np.mean(a == b)
+    p_expected = np.sum(np.bincount(a, minlength=n) * np.bincount(b, minlength=n)) / n**2
+    assert abs(cohen_kappa(a, b) - (p_observed - p_expected) / (1 - p_expected)) <= 1e-12
+
+
 def test_cohen_kappa_bad_input() -> None:
     with pytest.raises(ValueError, match="a has 2 rows but b has 1"):
         cohen_kappa([1, 2], [1])
