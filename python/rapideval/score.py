@@ -18,6 +18,8 @@ class Metric:
     name: str
     reference: str
     compute: Callable[[list[Any], list[Any]], np.ndarray]
+    #: Scored when no metrics are named (the README's main command).
+    default: bool = True
 
 
 def _bleu(responses: list[Any], references: list[Any]) -> np.ndarray:
@@ -88,13 +90,14 @@ METRICS: dict[str, Metric] = {
         Metric("rouge1", "promptflow-evals 0.3.5 RougeScoreEvaluator(rouge1) f1 (rouge-score 0.1.2)", _rouge("rouge1")),
         Metric("rouge2", "promptflow-evals 0.3.5 RougeScoreEvaluator(rouge2) f1 (rouge-score 0.1.2)", _rouge("rouge2")),
         Metric("rougeL", "promptflow-evals 0.3.5 RougeScoreEvaluator(rougeL) f1 (rouge-score 0.1.2)", _rouge("rougeL")),
+        Metric("rougeLsum", "rouge-score 0.1.2 rougeLsum f1 (one sentence per line)", _rouge("rougeLsum"), default=False),
         Metric("meteor", "promptflow-evals 0.3.5 MeteorScoreEvaluator (nltk meteor_score)", _meteor),
         Metric("chrf", "sacrebleu 2.6.0 sentence_chrf / 100", _chrf),
         Metric("ter", "sacrebleu 2.6.0 sentence_ter / 100 (lower is better)", _ter),
     ]
 }
 
-DEFAULT_METRICS: tuple[str, ...] = tuple(METRICS)
+DEFAULT_METRICS: tuple[str, ...] = tuple(m.name for m in METRICS.values() if m.default)
 
 
 def score(responses: Sequence[Any], references: Sequence[Any], metrics: Sequence[str] = DEFAULT_METRICS) -> dict[str, np.ndarray]:

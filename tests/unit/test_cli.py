@@ -43,6 +43,17 @@ def test_per_row_output_matches_the_api(tmp_path):
     assert [w["bleu"] for w in written] == expected["bleu"].tolist()
 
 
+def test_rouge_lsum_is_named_not_default():
+    from rouge_score import rouge_scorer
+
+    assert "rougeLsum" not in DEFAULT_METRICS
+    responses = ["The cat sat.\nIt was happy.", "one line only", "a b c\n\nd e"]
+    references = ["The cat sat down.\nIt was glad and happy.", "one\nline only", "a c\nd e f"]
+    scorer = rouge_scorer.RougeScorer(["rougeLsum"])
+    expected = [scorer.score(t, p)["rougeLsum"].fmeasure for p, t in zip(responses, references)]
+    assert score(responses, references, ["rougeLsum"])["rougeLsum"].tolist() == expected
+
+
 def test_csv_input(tmp_path):
     data = tmp_path / "rows.csv"
     data.write_text("response,reference\nhello world,hello world\n", encoding="utf8")
