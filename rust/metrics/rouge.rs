@@ -591,6 +591,7 @@ const KEPT_ROW_WORDS: usize = 1 << 20;
 /// walk enters it.
 #[derive(Default)]
 struct LcsMarker {
+    candidate: Vec<u32>,
     /// By token id, its index among the candidate's distinct tokens (`u32::MAX`: not in it).
     slot: Vec<u32>,
     /// Per distinct candidate token, the bit mask of its positions (`words` words).
@@ -603,33 +604,19 @@ struct LcsMarker {
 }
 
 impl LcsMarker {
-    /// Sets `marked[i]` for the positions i of `r` on the LCS with `c` (token ids below `vocab`).
-    fn mark(&mut self, r: &[u32], c: &[u32], vocab: usize, marked: &mut [bool]) {
-        let words = c.len().div_ceil(64);
-        let segment = if (r.len() + 1) * words <= KEPT_ROW_WORDS {
-            r.len()
-        } else {
-            ((r.len() as f64).sqrt() as usize).max(1)
-        };
-        self.mark_by_segments(r, c, vocab, segment, marked);
-    }
-
-    /// `mark`, keeping every `segment`-th row of the table.
-    fn mark_by_segments(
-        &mut self,
-        r: &[u32],
-        c: &[u32],
-        vocab: usize,
-        segment: usize,
-        marked: &mut [bool],
-    ) {
-        if r.is_empty() || c.is_empty() || segment == 0 {
-            return;
+    /// Makes `c` (token ids below `vocab`) the candidate sentence of the next `mark` calls.
+    fn set_candidate(&mut self, c: &[u32], vocab: usize) {
+        for &x in &self.candidate {
+            if let Some(s) = self.slot.get_mut(x as usize) {
+                *s = u32::MAX;
+            }
         }
-        let words = c.len().div_ceil(64);
+        self.candidate.clear();
+        self.candidate.extend_from_slice(c);
         if self.slot.len() < vocab {
             self.slot.resize(vocab, u32::MAX);
         }
+        let words = c.len().div_ceil(64);
         self.masks.clear();
         let mut distinct = 0;
         for (j, &x) in c.iter().enumerate() {
@@ -645,12 +632,33 @@ impl LcsMarker {
                 *m |= 1 << (j % 64);
             }
         }
+    }
+
+    /// Sets `marked[i]` for the positions i of `r` on the LCS with the candidate.
+    fn mark(&mut self, r: &[u32], marked: &mut [bool]) {
+        let words = self.candidate.len().div_ceil(64);
+        let segment = if (r.len() + 1) * words <= KEPT_ROW_WORDS {
+            r.len()
+        } else {
+            ((r.len() as f64).sqrt() as usize).max(1)
+        };
+        self.mark_by_segments(r, segment, marked);
+    }
+
+    /// `mark`, keeping every `segment`-th row of the table.
+    fn mark_by_segments(&mut self, r: &[u32], segment: usize, marked: &mut [bool]) {
+        let c = self.candidate.as_slice();
+        if r.is_empty() || c.is_empty() || segment == 0 {
+            return;
+        }
+        let words = c.len().div_ceil(64);
         let Self {
             slot,
             masks,
             kept,
             rows,
             zeros_before,
+            ..
         } = self;
         let (slot, masks) = (&*slot, &*masks);
         // Rows 0, K, 2K, ... up to the start of the last segment (row 0: all ones, no LCS yet).
@@ -734,11 +742,6 @@ impl LcsMarker {
             }
             here = Some(t);
         }
-        for &x in c {
-            if let Some(s) = self.slot.get_mut(x as usize) {
-                *s = u32::MAX;
-            }
-        }
     }
 }
 
@@ -779,20 +782,30 @@ fn rouge_lsum(target: &[&[u32]], prediction: &[&[u32]], vocab: usize, k: &mut Ls
             }
         }
     }
-    let mut hits = 0usize;
-    for &r in target {
-        let marked = &mut k.marked;
-        marked.clear();
-        marked.resize(r.len(), false);
-        for &c in prediction {
-            k.marker.mark(r, c, vocab, marked);
-        }
-        for (&t, _) in r.iter().zip(marked.iter()).filter(|(_, &m)| m) {
-            if let Some(c) = counts.get_mut(t as usize).filter(|c| c[0] > 0 && c[1] > 0) {
-                hits += 1;
-                c[0] -= 1;
-                c[1] -= 1;
+    // By target token, whether it is on its sentence's LCS with some prediction sentence (each
+    // prediction sentence's masks built once, for every target sentence).
+    let marked = &mut k.marked;
+    marked.clear();
+    marked.resize(m, false);
+    for &c in prediction {
+        k.marker.set_candidate(c, vocab);
+        let mut start = 0;
+        for &r in target {
+            if let Some(marks) = marked.get_mut(start..start + r.len()) {
+                k.marker.mark(r, marks);
             }
+            start += r.len();
+        }
+    }
+    // rouge-score's hits: sentence by sentence, position by position, each using up one count of
+    // each side.
+    let mut hits = 0usize;
+    let tokens = target.iter().copied().flatten();
+    for (&t, _) in tokens.zip(marked.iter()).filter(|(_, &m)| m) {
+        if let Some(c) = counts.get_mut(t as usize).filter(|c| c[0] > 0 && c[1] > 0) {
+            hits += 1;
+            c[0] -= 1;
+            c[1] -= 1;
         }
     }
     Score::new(hits as f64 / n as f64, hits as f64 / m as f64)
@@ -804,7 +817,7 @@ struct Lsum {
     marker: LcsMarker,
     /// By token id, its count in the target and in the prediction.
     counts: Vec<[usize; 2]>,
-    /// The positions of the current target sentence on an LCS with some prediction sentence.
+    /// By target token, whether it is on an LCS of its sentence with some prediction sentence.
     marked: Vec<bool>,
 }
 
@@ -905,7 +918,8 @@ mod tests {
             // Every segment length: all rows kept, a few, and one row at a time.
             for segment in [a.len().max(1), 1, 2, 7, 64] {
                 let mut marked = vec![false; a.len()];
-                marker.mark_by_segments(&a, &b, vocab, segment, &mut marked);
+                marker.set_candidate(&b, vocab);
+                marker.mark_by_segments(&a, segment, &mut marked);
                 assert_eq!(marked, want, "segment {segment}");
             }
             let lcs = want.iter().filter(|&&m| m).count();
@@ -933,10 +947,11 @@ mod tests {
         let want = lcs_positions_by_table(&a, &b);
         let marker = &mut LcsMarker::default();
         let mut marked = vec![false; a.len()];
-        marker.mark_by_segments(&a, &b, vocab, 54, &mut marked);
+        marker.set_candidate(&b, vocab);
+        marker.mark_by_segments(&a, 54, &mut marked);
         assert_eq!(marked, want);
         marked.fill(false);
-        marker.mark(&a, &b, vocab, &mut marked);
+        marker.mark(&a, &mut marked);
         assert_eq!(marked, want);
     }
 
