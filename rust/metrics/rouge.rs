@@ -560,10 +560,7 @@ fn lcs_length(a: &[u32], b: &[u32], vocab: usize, k: &mut Kernels) -> usize {
                 Some(&s) if s != u8::MAX => masks.get(s as usize).copied().unwrap_or(0),
                 _ => 0,
             };
-            let (sum, c1) = v.overflowing_add(v & m);
-            let (sum, c2) = sum.overflowing_add(u64::from(*carry));
-            *carry = c1 || c2;
-            v = sum | (v & !m);
+            v = lcs_step(v, m, carry);
         }
         let valid = u64::MAX >> (64 - block.len());
         lcs += block.len() - (v & valid).count_ones() as usize;
@@ -757,11 +754,18 @@ fn advance(slot: &[u32], masks: &[u64], row: &mut [u64], x: u32) {
         .unwrap_or(&[]);
     let mut carry = false;
     for (v, &m) in row.iter_mut().zip(masks) {
-        let (sum, c1) = v.overflowing_add(*v & m);
-        let (sum, c2) = sum.overflowing_add(u64::from(carry));
-        carry = c1 || c2;
-        *v = sum | (*v & !m);
+        *v = lcs_step(*v, m, &mut carry);
     }
+}
+
+/// One word of Hyyrö's bit-parallel LCS row update: `v` (bit 0 where the LCS grows) after a token
+/// whose positions in this word are `m`; `carry` runs from the lower word to the next one.
+#[inline(always)]
+fn lcs_step(v: u64, m: u64, carry: &mut bool) -> u64 {
+    let (sum, c1) = v.overflowing_add(v & m);
+    let (sum, c2) = sum.overflowing_add(u64::from(*carry));
+    *carry = c1 || c2;
+    sum | (v & !m)
 }
 
 /// ROUGE-Lsum (`_summary_level_lcs`); ints (0, 0, 0) when a side has no sentence or no token.
