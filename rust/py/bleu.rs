@@ -388,27 +388,100 @@ unsafe fn token_id(
 /// the heap, and the reader's work on a token depends on its object: without the hint the reader
 /// waits for the objects that are not in the cache about one at a time (measured: 1.36x-1.42x
 /// faster on tokens in random heap order, 1.04x on tokens as a tokenizer leaves them).
-const PREFETCH_AHEAD: usize = 8;
+const PREFETCH_AHEAD: usize = 24;
 
-/// Asks the cache for the object of token `i` of `list`, if it has one (a hint; never faults).
-///
-/// # Safety
-/// As for `RawList::get`, except that `i` may be past the end.
+/// How many rows ahead of the one whose lists are found their items are asked for (and twice as
+/// many rows ahead, their list objects).
+const PREFETCH_ROWS: usize = 4;
+
+/// Asks the cache for the memory at `object` (a hint; never faults).
 #[inline(always)]
-unsafe fn prefetch_token(list: RawList, i: usize) {
+fn prefetch(object: *const ffi::PyObject) {
     #[cfg(target_arch = "x86_64")]
-    if i < list.len {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            list.get(i).cast_const().cast(),
-        );
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(object.cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (list, i);
+    let _ = object;
+}
+
+/// Asks the cache for the list objects of row `row` of `responses` and `references`, and for the
+/// items of their lists of row `row - PREFETCH_ROWS` (the first item of a row of references tells
+/// whether it holds several references).
+///
+/// # Safety
+/// As for `RawList::get`; `row` may be past the end.
+#[inline(always)]
+unsafe fn prefetch_rows(responses: RawList, references: RawList, row: usize) {
+    let rows = responses.len.min(references.len);
+    if row < rows {
+        prefetch(responses.get(row));
+        prefetch(references.get(row));
+    }
+    let Some(row) = row.checked_sub(PREFETCH_ROWS).filter(|&row| row < rows) else {
+        return;
+    };
+    for object in [responses.get(row), references.get(row)] {
+        if let Some(list) = RawList::of(object) {
+            // The first lines; the hardware follows the rest.
+            for i in (0..list.len.min(32)).step_by(8) {
+                prefetch(list.items.add(i).cast());
+            }
+        }
+    }
+    if let Some(references) = RawList::of(references.get(row)).filter(|list| list.len > 0) {
+        prefetch(references.get(0));
+    }
+}
+
+/// A cursor `PREFETCH_AHEAD` tokens ahead of the reader over a chunk's lists, across the ends of
+/// lists and rows: the first tokens of a list are asked for while the previous list is read.
+struct Ahead<'a> {
+    lists: &'a [RawList],
+    list: usize,
+    position: usize,
+}
+
+impl<'a> Ahead<'a> {
+    /// # Safety
+    /// As for `RawList::get`, for every list.
+    unsafe fn new(lists: &'a [RawList]) -> Self {
+        let mut ahead = Ahead {
+            lists,
+            list: 0,
+            position: 0,
+        };
+        for _ in 0..PREFETCH_AHEAD {
+            ahead.next();
+        }
+        ahead
+    }
+
+    /// Asks for the token at the cursor and moves the cursor to the next one.
+    ///
+    /// # Safety
+    /// As for `new`.
+    #[inline(always)]
+    unsafe fn next(&mut self) {
+        while let Some(&list) = self.lists.get(self.list) {
+            if self.position < list.len {
+                let token = list.get(self.position);
+                prefetch(token);
+                prefetch(token.cast::<u8>().wrapping_add(40).cast());
+                self.position += 1;
+                return;
+            }
+            self.list += 1;
+            self.position = 0;
+        }
+    }
 }
 
 /// Reusable buffers of a reader.
 #[derive(Default)]
 struct Scratch {
+    /// The token lists of the chunk being read: each row's hypothesis, then its references.
     lists: Vec<RawList>,
     table: TokenTable,
     /// The ids and lists of the reader's previous chunk: room reserved for the next one.
@@ -425,71 +498,75 @@ enum Shape {
     Corpus,
 }
 
-/// Reads row `row` (its response and references objects) and appends its ids to `chunk`.
+/// Appends the token lists of a row (its response and references objects) to `lists`: the
+/// hypothesis', then each reference's; on an error, some of them.
 ///
 /// # Safety
 /// `response` and `refs` are live objects that nothing changes meanwhile, nor any object they
 /// hold (see `RawList`).
-unsafe fn read_row(
+unsafe fn row_lists(
     response: *mut ffi::PyObject,
     refs: *mut ffi::PyObject,
     shape: Shape,
-    whole_objects: bool,
-    chunk: &mut Chunk,
-    scratch: &mut Scratch,
+    lists: &mut Vec<RawList>,
 ) -> Result<(), Bad> {
-    let lists = &mut scratch.lists;
-    lists.clear();
-    lists.push(RawList::of(response).ok_or(Bad::Invalid)?);
+    let hypothesis = RawList::of(response).ok_or(Bad::Invalid)?;
     let outer = RawList::of(refs).ok_or(Bad::Invalid)?;
     let nested = outer.len > 0 && RawList::of(outer.get(0)).is_some();
     if !nested && shape == Shape::Corpus {
         return Err(Bad::Invalid);
     }
+    lists.push(hypothesis);
     if nested {
         for k in 0..outer.len {
-            let reference = outer.get(k);
-            lists.push(RawList::of(reference).ok_or(Bad::Invalid)?);
+            lists.push(RawList::of(outer.get(k)).ok_or(Bad::Invalid)?);
         }
     } else {
         lists.push(outer);
     }
-    let Some(&hypothesis) = lists.first() else {
-        return Err(Bad::Invalid);
-    };
-    let table = &mut scratch.table;
-    table.start(hypothesis.len);
-    // The hypothesis' tokens are numbered, the references' only looked up: a loop each.
-    for i in 0..hypothesis.len {
-        prefetch_token(hypothesis, i + PREFETCH_AHEAD);
-        let hyp_id =
-            |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.hyp_id(i as u32, key, same);
-        chunk.ids.push(token_id(
-            hypothesis.get(i),
-            whole_objects,
-            hypothesis,
-            table,
-            hyp_id,
-        )?);
-    }
-    for list in lists.iter().skip(1) {
-        for i in 0..list.len {
-            prefetch_token(*list, i + PREFETCH_AHEAD);
-            let ref_id = |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.ref_id(key, same);
-            chunk.ids.push(token_id(
-                list.get(i),
-                whole_objects,
-                hypothesis,
-                table,
-                ref_id,
-            )?);
+    Ok(())
+}
+
+/// Appends to `ids` the ids of the tokens of rows whose lists (each row's hypothesis', then its
+/// references') are `lists`, each row's ending before the matching item of `row_ends`; the index
+/// of the first row with a token that cannot be read, and why, if one has.
+///
+/// # Safety
+/// Every list is live, and nothing changes it or its tokens meanwhile (see `RawList`).
+unsafe fn read_ids(
+    lists: &[RawList],
+    row_ends: &[usize],
+    whole_objects: bool,
+    table: &mut TokenTable,
+    ids: &mut Vec<Id>,
+) -> Result<(), (usize, Bad)> {
+    let mut ahead = Ahead::new(lists);
+    let mut start = 0;
+    for (row, &end) in row_ends.iter().enumerate() {
+        let Some((&hypothesis, references)) = lists.get(start..end).and_then(<[_]>::split_first)
+        else {
+            return Err((row, Bad::Invalid));
+        };
+        start = end;
+        table.start(hypothesis.len);
+        // The hypothesis' tokens are numbered, the references' only looked up: a loop each.
+        for i in 0..hypothesis.len {
+            ahead.next();
+            let hyp_id =
+                |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.hyp_id(i as u32, key, same);
+            let id = token_id(hypothesis.get(i), whole_objects, hypothesis, table, hyp_id);
+            ids.push(id.map_err(|bad| (row, bad))?);
+        }
+        for list in references {
+            for i in 0..list.len {
+                ahead.next();
+                let ref_id =
+                    |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.ref_id(key, same);
+                let id = token_id(list.get(i), whole_objects, hypothesis, table, ref_id);
+                ids.push(id.map_err(|bad| (row, bad))?);
+            }
         }
     }
-    for list in lists.iter() {
-        let end = chunk.list_ends.last().copied().unwrap_or(0) + list.len;
-        chunk.list_ends.push(end);
-    }
-    chunk.row_ends.push(chunk.list_ends.len());
     Ok(())
 }
 
@@ -582,25 +659,54 @@ impl TokenRows {
                     list_ends: Vec::with_capacity(scratch.last_lists),
                     row_ends: Vec::with_capacity(CHUNK_ROWS),
                 };
-                for row in c * CHUNK_ROWS..rows.min((c + 1) * CHUNK_ROWS) {
+                let first = c * CHUNK_ROWS;
+                let end = rows.min(first + CHUNK_ROWS);
+                // The lists of every row first, then their tokens in one pass: the tokens of the
+                // next lists are asked for while a list is read (see `Ahead`).
+                let lists = &mut scratch.lists;
+                lists.clear();
+                let mut bad_row = None;
+                for row in first..end {
                     // SAFETY: this thread holds the GIL until every row is read, so no Python
                     // code runs: every list and token stays alive and unchanged (without a GIL,
                     // `raw_*` point into the snapshot tuples, which nothing can change and which
                     // live until then). The readers never take the GIL, and no job on the pool
                     // does, so this thread waiting for them holding it cannot deadlock.
                     let read = unsafe {
-                        read_row(
+                        prefetch_rows(raw_responses, raw_references, row + 2 * PREFETCH_ROWS);
+                        row_lists(
                             raw_responses.get(row),
                             raw_references.get(row),
                             shape,
-                            whole_objects,
-                            &mut chunk,
-                            scratch,
+                            lists,
                         )
                     };
                     if let Err(bad) = read {
-                        return (chunk, Some((row, bad)));
+                        lists.truncate(chunk.list_ends.len());
+                        bad_row = Some((row, bad));
+                        break;
                     }
+                    for list in lists.get(chunk.list_ends.len()..).unwrap_or(&[]) {
+                        let end = chunk.list_ends.last().copied().unwrap_or(0) + list.len;
+                        chunk.list_ends.push(end);
+                    }
+                    chunk.row_ends.push(chunk.list_ends.len());
+                }
+                // SAFETY: as above.
+                let read = unsafe {
+                    read_ids(
+                        lists,
+                        &chunk.row_ends,
+                        whole_objects,
+                        &mut scratch.table,
+                        &mut chunk.ids,
+                    )
+                };
+                if let Err((row, bad)) = read {
+                    return (chunk, Some((first + row, bad)));
+                }
+                if bad_row.is_some() {
+                    return (chunk, bad_row);
                 }
                 // Capped: one huge chunk must not make every later one reserve as much.
                 scratch.last_ids = chunk.ids.len().min(1 << 16);
