@@ -153,13 +153,36 @@ pub(crate) fn py_exp(x: f64) -> Result<f64, Raised> {
 /// overflow stops it before later terms are computed).
 #[derive(Debug, Default)]
 pub(crate) struct Fsum {
+    /// The first terms while they are finite and below `MODERATE`: no sum of a few of them can
+    /// overflow, so whether they are added now or at the end cannot be seen, and at the end their
+    /// exact sum is rounded at once (see `exact_sum`), not accumulated in partials.
+    pending: SmallVec<[f64; PENDING]>,
     partials: SmallVec<[f64; 8]>,
     special_sum: f64,
     inf_sum: f64,
 }
 
+/// How many terms `Fsum` keeps pending.
+const PENDING: usize = 8;
+
+/// Terms below this (in magnitude) are kept pending: `PENDING` of them sum below `f64::MAX`.
+const MODERATE: f64 = 1e300;
+
 impl Fsum {
     pub(crate) fn add(&mut self, value: f64) -> Result<(), Raised> {
+        let deferred = self.partials.is_empty() && self.special_sum == 0.0;
+        if deferred && self.pending.len() < PENDING && value.abs() < MODERATE {
+            self.pending.push(value);
+            return Ok(());
+        }
+        for x in std::mem::take(&mut self.pending) {
+            self.accumulate(x)?;
+        }
+        self.accumulate(value)
+    }
+
+    /// Shewchuk's msum step, as CPython's loop body.
+    fn accumulate(&mut self, value: f64) -> Result<(), Raised> {
         let mut x = value;
         let mut kept = 0;
         for j in 0..self.partials.len() {
@@ -197,7 +220,13 @@ impl Fsum {
         Ok(())
     }
 
-    pub(crate) fn finish(&self) -> Result<f64, Raised> {
+    pub(crate) fn finish(&mut self) -> Result<f64, Raised> {
+        if let Some(sum) = exact_sum(&self.pending) {
+            return Ok(sum);
+        }
+        for x in std::mem::take(&mut self.pending) {
+            self.accumulate(x)?;
+        }
         if self.special_sum != 0.0 {
             if self.inf_sum.is_nan() {
                 return Err(Raised::new(PyExc::Value, "-inf + inf in fsum"));
@@ -233,6 +262,66 @@ impl Fsum {
         }
         Ok(hi)
     }
+}
+
+/// The sum of `terms`, correctly rounded (half to even), as CPython's `fsum` gives it: the terms
+/// are integers times a power of two, so when their exponents lie close enough together the sum
+/// is one exact integer, rounded once. `None` where they do not, or where the result could leave
+/// the range of normal floats (the caller then sums by partials).
+fn exact_sum(terms: &[f64]) -> Option<f64> {
+    // (sign, significand, exponent) of each nonzero term: |x| = significand * 2^exponent.
+    let parts = |x: f64| {
+        let bits = x.to_bits();
+        let biased = ((bits >> 52) & 0x7FF) as i32;
+        let fraction = bits & ((1 << 52) - 1);
+        let significand = if biased == 0 {
+            fraction
+        } else {
+            fraction | 1 << 52
+        };
+        (x < 0.0, significand, biased.max(1) - 1075)
+    };
+    let nonzero = || terms.iter().filter(|&&x| x != 0.0).map(|&x| parts(x));
+    let low = nonzero().map(|(_, _, e)| e).min()?;
+    let high = nonzero().map(|(_, _, e)| e).max()?;
+    // Terms below 2^1000 and at most PENDING of them: 53 + 60 + 4 bits fit an i128; the range
+    // keeps both the integer's scaling and the rounded result among normal floats.
+    if high - low > 60 || low < -1000 || terms.len() > PENDING {
+        return None;
+    }
+    let total: i128 = nonzero()
+        .map(|(negative, significand, e)| {
+            let v = i128::from(significand) << (e - low);
+            if negative {
+                -v
+            } else {
+                v
+            }
+        })
+        .sum();
+    let magnitude = total.unsigned_abs();
+    let bits = 128 - magnitude.leading_zeros() as i32;
+    let drop = (bits - 53).max(0);
+    let mut kept = (magnitude >> drop) as u64;
+    if drop > 0 {
+        let rest = magnitude & ((1u128 << drop) - 1);
+        let half = 1u128 << (drop - 1);
+        if rest > half || (rest == half && kept & 1 == 1) {
+            kept += 1;
+        }
+    }
+    // `kept` (53 bits, or a carry into 2^53) is exact as a float, and so is its product with a
+    // normal power of two when that product is finite: it is at least 2^-1000, a normal float.
+    let exponent = low + drop;
+    if exponent > 1023 {
+        return None;
+    }
+    let power = f64::from_bits(((exponent + 1023) as u64) << 52);
+    let value = kept as f64 * power;
+    if !value.is_finite() {
+        return None;
+    }
+    Some(if total < 0 { -value } else { value })
 }
 
 /// A Python number as nltk's smoothing code sees it: an `int`, a `Fraction` (kept as the raw count
@@ -511,6 +600,50 @@ mod tests {
         }
         assert_eq!(fsum(&[1e-16, 1.0, 1e16]), Ok(10000000000000002.0));
         assert_eq!(fsum(&[]), Ok(0.0));
+    }
+
+    /// `fsum` by partials alone, as before any term is kept pending.
+    fn msum(xs: &[f64]) -> Result<f64, Raised> {
+        let mut s = Fsum::default();
+        for &x in xs {
+            s.accumulate(x)?;
+        }
+        s.finish()
+    }
+
+    #[test]
+    fn pending_terms_round_as_partials_do() {
+        // Integers times nearby powers of two, with halfway cases: 2^53 + k plus halves and
+        // quarters of the last place, and terms that cancel.
+        let mut rng = Rng(99);
+        for case in 0..50_000 {
+            let n = 1 + (rng.next() % 12) as usize;
+            let xs: Vec<f64> = (0..n)
+                .map(|_| {
+                    let sign = if rng.next() % 3 == 0 { -1.0 } else { 1.0 };
+                    let e = (rng.next() % 70) as i32 - 35 + if case % 7 == 0 { -990 } else { 0 };
+                    let m = match rng.next() % 4 {
+                        0 => (1u64 << 53) + rng.next() % 8,
+                        1 => 1 + rng.next() % 4,
+                        _ => rng.next() >> 11,
+                    };
+                    sign * m as f64 * 2f64.powi(e)
+                })
+                .collect();
+            let got = fsum(&xs).expect("finite");
+            assert_eq!(
+                got.to_bits(),
+                msum(&xs).expect("finite").to_bits(),
+                "{xs:?}"
+            );
+            let want = exact_sum_rounded(&xs);
+            assert!(got == want || (got == 0.0 && want == 0.0), "{xs:?}");
+        }
+        // Exactly halfway between two floats: to the even one.
+        assert_eq!(fsum(&[9007199254740992.0, 1.0]), Ok(9007199254740992.0));
+        assert_eq!(fsum(&[9007199254740994.0, 1.0]), Ok(9007199254740996.0));
+        assert_eq!(fsum(&[9007199254740994.0, -1.0]), Ok(9007199254740992.0));
+        assert_eq!(fsum(&[1.0, -1.0]).map(f64::to_bits), Ok(0));
     }
 
     #[test]
