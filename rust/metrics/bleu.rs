@@ -158,9 +158,15 @@ struct Totals {
 
 impl Totals {
     fn new(max_order: usize) -> Totals {
+        // Up to 4 orders from a zeroed array: `smallvec![0; n]` calls memset, whose wide stores
+        // the 8-byte reads that follow wait for.
+        let zeros = || match max_order {
+            0..=4 => Orders::from_buf_and_len([0; 4], max_order),
+            _ => smallvec![0; max_order],
+        };
         Totals {
-            numerators: smallvec![0; max_order],
-            denominators: smallvec![0; max_order],
+            numerators: zeros(),
+            denominators: zeros(),
             hyp_len: 0,
             ref_len: 0,
         }
