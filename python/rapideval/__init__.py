@@ -8,6 +8,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _cpu
+
+_cpu.check()  # before anything loads the native module
+
 from . import tokenize
 from ._core import get_num_threads, set_num_threads
 from .metrics.bleu import bleu
