@@ -571,12 +571,17 @@ mod tests {
         f
     }
 
-    fn fsum(xs: &[f64]) -> Result<f64, Raised> {
+    /// The `Fsum` of `xs`, each term given to it by `add`.
+    fn sum_by(xs: &[f64], add: fn(&mut Fsum, f64) -> Result<(), Raised>) -> Result<f64, Raised> {
         let mut s = Fsum::default();
         for &x in xs {
-            s.add(x)?;
+            add(&mut s, x)?;
         }
         s.finish()
+    }
+
+    fn fsum(xs: &[f64]) -> Result<f64, Raised> {
+        sum_by(xs, Fsum::add)
     }
 
     #[test]
@@ -602,15 +607,6 @@ mod tests {
         assert_eq!(fsum(&[]), Ok(0.0));
     }
 
-    /// `fsum` by partials alone, as before any term is kept pending.
-    fn msum(xs: &[f64]) -> Result<f64, Raised> {
-        let mut s = Fsum::default();
-        for &x in xs {
-            s.accumulate(x)?;
-        }
-        s.finish()
-    }
-
     #[test]
     fn pending_terms_round_as_partials_do() {
         // Integers times nearby powers of two, with halfway cases: 2^53 + k plus halves and
@@ -633,7 +629,8 @@ mod tests {
             let got = fsum(&xs).expect("finite");
             assert_eq!(
                 got.to_bits(),
-                msum(&xs).expect("finite").to_bits(),
+                // By partials alone, no term kept pending.
+                sum_by(&xs, Fsum::accumulate).expect("finite").to_bits(),
                 "{xs:?}"
             );
             let want = exact_sum_rounded(&xs);
