@@ -13,6 +13,8 @@
 //! and one pass counts the multiset overlap of all orders at once. Symbols (characters, words) are
 //! small integer ids (ASCII characters keep their code, others are renumbered), and a suffix packs
 //! into one `u64` key when the ids are narrow enough; otherwise suffixes are sorted as slices.
+//! Packed suffixes found identically on both sides are paired off first, which leaves less to
+//! sort where the texts share much of their wording ([`IdenticalSuffixes`]).
 
 use ahash::RandomState;
 
@@ -283,10 +285,14 @@ fn order_matches(
     seqs: &[Vec<u32>],
     widest: u32,
     order: usize,
-    keys: &mut [Vec<u64>; 2],
-    counts: &mut Vec<u32>,
+    counting: &mut Counting,
     out: &mut Vec<u64>,
 ) {
+    let Counting {
+        keys,
+        counts,
+        identical,
+    } = counting;
     out.clear();
     let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
         return;
@@ -328,15 +334,190 @@ fn order_matches(
         }
         return;
     };
-    let [hyp_keys, pair_keys] = keys;
+    let [hyp_keys, ref_keys, rest] = keys;
     hyp_keys.clear();
     packed.push_keys(hyp, 0, hyp_keys);
-    for reference in refs {
-        pair_keys.clear();
-        pair_keys.extend_from_slice(hyp_keys);
-        packed.push_keys(reference, 1, pair_keys);
-        pair_keys.sort_unstable();
-        overlap(packed.steps(pair_keys), order, out);
+    for (k, reference) in refs.iter().enumerate() {
+        let paired = if reference.len() > MAX_PAIRED_LEN || identical.skip(k) {
+            rest.clear();
+            rest.extend_from_slice(hyp_keys);
+            packed.push_keys(reference, 1, rest);
+            &[][..]
+        } else {
+            ref_keys.clear();
+            packed.push_keys(reference, 1, ref_keys);
+            identical.pair_off(hyp_keys, ref_keys, order, rest, k)
+        };
+        rest.sort_unstable();
+        let first = out.len();
+        overlap(packed.steps(rest), order, out);
+        // A pair of identical suffixes of length `len` is one match of every order up to `len`.
+        for (m, p) in out.iter_mut().skip(first).zip(paired) {
+            *m += p;
+        }
+    }
+}
+
+/// Buffers for counting n-gram matches.
+#[derive(Default)]
+struct Counting {
+    /// Packed suffix keys: the hypothesis's, a reference's, and those left to sort.
+    keys: [Vec<u64>; 3],
+    /// The dense table of n-gram counts (all zeros between uses).
+    counts: Vec<u32>,
+    identical: IdenticalSuffixes,
+}
+
+/// Pairs of identical packed suffixes, one of the hypothesis and one of a reference, set aside
+/// before sorting: taking one occurrence of the same n-gram from both sides lowers
+/// `min(hyp count, ref count)` by exactly one, so each pair is one match of every order up to its
+/// length, and only the unpaired suffixes need sorting. Text shared by the two sides is shared in
+/// runs, so the suffix after a paired one is tried first against the suffix after its partner,
+/// and a hash table of the reference's suffixes finds a partner where a run starts. Pairing need
+/// not be complete: what it misses is counted by the sort.
+#[derive(Default)]
+struct IdenticalSuffixes {
+    /// Open addressing over reference keys: key, position, stamp (the slot is empty unless its
+    /// stamp is the current one).
+    slots: Vec<(u64, u32, u32)>,
+    stamp: u32,
+    used: Vec<bool>,
+    /// Pairs by order: `paired[n - 1]` pairs of suffixes of length n or more.
+    paired: Vec<u64>,
+    /// Per reference number: segments left to skip pairing in, and how many to skip after the
+    /// next one where it does not pay.
+    skips: Vec<(u32, u32)>,
+}
+
+/// The longest reference whose suffixes are paired off (the table takes 64 bytes per suffix).
+const MAX_PAIRED_LEN: usize = 1 << 16;
+
+/// The most segments pairing is skipped in after one where it did not pay.
+const MAX_BACKOFF: u32 = 32;
+
+impl IdenticalSuffixes {
+    /// Whether to leave the next segment's suffixes unpaired: where few of them pair (texts that
+    /// share little), pairing costs more than it saves, so after a segment where less than 40 %
+    /// of the suffixes paired the next 1, 2, 4, ... up to [`MAX_BACKOFF`] segments are not
+    /// paired, until one pairs well again. The counts are the same either way; only the time
+    /// differs.
+    fn skip(&mut self, reference: usize) -> bool {
+        if self.skips.len() <= reference {
+            self.skips.resize(reference + 1, (0, 0));
+        }
+        self.skips.get_mut(reference).is_some_and(|(skip, _)| {
+            *skip = skip.saturating_sub(1);
+            *skip > 0
+        })
+    }
+
+    /// Pairs hypothesis keys (side bit 0) with identical reference keys (side bit 1), both pushed
+    /// from the end of their sequence; the unpaired keys of both sides go to `rest`. Returns the
+    /// matches the pairs make per order.
+    fn pair_off(
+        &mut self,
+        hyp_keys: &[u64],
+        ref_keys: &[u64],
+        order: usize,
+        rest: &mut Vec<u64>,
+        reference: usize,
+    ) -> &[u64] {
+        // At most a quarter of the slots used: most probes end at the first slot.
+        let size = (4 * ref_keys.len()).next_power_of_two().max(16);
+        if self.slots.len() < size || self.stamp == u32::MAX {
+            self.slots.clear();
+            self.slots.resize(size.max(self.slots.len()), (0, 0, 0));
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        // The product's top bits depend on every bit of the key.
+        let shift = u64::BITS - size.trailing_zeros();
+        let home = |key: u64| (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+        for (at_ref, &key) in ref_keys.iter().enumerate() {
+            let mut at = home(key);
+            while let Some(slot) = self.slots.get_mut(at) {
+                if slot.2 != stamp {
+                    *slot = (key, at_ref as u32, stamp);
+                    break;
+                }
+                if slot.0 == key {
+                    break;
+                }
+                at = (at + 1) & (size - 1);
+            }
+        }
+        self.used.clear();
+        self.used.resize(ref_keys.len(), false);
+        self.paired.clear();
+        self.paired.resize(order, 0);
+        rest.clear();
+        let mut full = 0;
+        let mut next = usize::MAX;
+        for (at_hyp, &key) in hyp_keys.iter().enumerate() {
+            let wanted = key | 1;
+            let follows = ref_keys.get(next) == Some(&wanted)
+                && self.used.get(next).is_some_and(|used| !used);
+            let partner = if follows {
+                Some(next)
+            } else {
+                let mut at = home(wanted);
+                loop {
+                    match self.slots.get(at) {
+                        Some(&(k, pos, st)) if st == stamp => {
+                            if k == wanted {
+                                break Some(pos as usize)
+                                    .filter(|&p| self.used.get(p).is_some_and(|used| !used));
+                            }
+                            at = (at + 1) & (size - 1);
+                        }
+                        _ => break None,
+                    }
+                }
+            };
+            match partner {
+                Some(p) => {
+                    if let Some(used) = self.used.get_mut(p) {
+                        *used = true;
+                    }
+                    next = p + 1;
+                    // Keys are pushed from the end: only the first `order - 1` are shorter.
+                    if at_hyp + 1 < order {
+                        for m in self.paired.iter_mut().take(at_hyp + 1) {
+                            *m += 1;
+                        }
+                    } else {
+                        full += 1;
+                    }
+                }
+                None => {
+                    rest.push(key);
+                    next = usize::MAX;
+                }
+            }
+        }
+        for m in &mut self.paired {
+            *m += full;
+        }
+        rest.extend(
+            ref_keys
+                .iter()
+                .zip(&self.used)
+                .filter(|(_, used)| !**used)
+                .map(|(k, _)| *k),
+        );
+        // Every pair is a match of order 1.
+        let pairs = self.paired.first().copied().unwrap_or(0) as usize;
+        if let Some((skip, backoff)) = self.skips.get_mut(reference) {
+            if 5 * pairs < hyp_keys.len() + ref_keys.len() {
+                *backoff = (2 * *backoff).clamp(1, MAX_BACKOFF);
+                // `skip` counts this segment's reference too: it is decremented first.
+                *skip = *backoff + 1;
+            } else {
+                *backoff = 0;
+            }
+        }
+        &self.paired
     }
 }
 
@@ -429,8 +610,7 @@ pub struct Scratch {
     char_matches: Vec<u64>,
     word_matches: Vec<u64>,
     alphabet: Vec<u32>,
-    keys: [Vec<u64>; 2],
-    counts: Vec<u32>,
+    counting: Counting,
     vocab: Interner,
     lowered: Vec<String>,
     stats: Vec<u64>,
@@ -636,8 +816,7 @@ pub fn segment_stats_with<'s>(
         chars,
         widest,
         cfg.char_order,
-        &mut scratch.keys,
-        &mut scratch.counts,
+        &mut scratch.counting,
         &mut scratch.char_matches,
     );
     let widest = scratch.vocab.len();
@@ -645,8 +824,7 @@ pub fn segment_stats_with<'s>(
         words,
         widest,
         cfg.word_order,
-        &mut scratch.keys,
-        &mut scratch.counts,
+        &mut scratch.counting,
         &mut scratch.word_matches,
     );
 
@@ -774,14 +952,27 @@ mod tests {
         for round in 0..200 {
             let alphabet = [2, 3, 5, 40, 70_000][round % 5];
             let hyp: Vec<u32> = (0..next(40)).map(|_| next(alphabet) as u32 + 1).collect();
-            let reference: Vec<u32> = (0..next(40)).map(|_| next(alphabet) as u32 + 1).collect();
+            let mut reference: Vec<u32> =
+                (0..next(40)).map(|_| next(alphabet) as u32 + 1).collect();
+            if round % 2 == 1 {
+                // Runs of the hypothesis in the reference, as a rewrite has them.
+                let from = next(hyp.len() as u64 + 1) as usize;
+                let to = from + next((hyp.len() - from) as u64 + 1) as usize;
+                let at = next(reference.len() as u64 + 1) as usize;
+                reference.splice(at..at, hyp[from..to].iter().copied());
+            }
             for order in [1, 2, 6, 9] {
                 let expected = naive(&hyp, &reference, order);
                 let seqs = [hyp.clone(), reference.clone()];
                 let widest = hyp.iter().chain(&reference).max().copied().unwrap_or(0);
                 let mut out = Vec::new();
-                let (mut keys, mut counts) = Default::default();
-                order_matches(&seqs, widest, order, &mut keys, &mut counts, &mut out);
+                // Suffixes paired off before sorting, and all of them sorted.
+                let mut pairing = Counting::default();
+                order_matches(&seqs, widest, order, &mut pairing, &mut out);
+                assert_eq!(out, expected);
+                let mut sorting = Counting::default();
+                sorting.identical.skips = vec![(u32::MAX, 0)];
+                order_matches(&seqs, widest, order, &mut sorting, &mut out);
                 assert_eq!(out, expected);
                 out.clear();
                 overlap(

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 import sys
+from importlib import resources
 from typing import Any, Optional
 
 import numpy as np
@@ -153,6 +155,23 @@ def test_real_prose(hyp: str, ref: str) -> None:
     for word_order in (0, 2):
         expected = sacrebleu.sentence_chrf(hyp, [ref], word_order=word_order)
         assert chrf([hyp], [ref], word_order=word_order)[0].hex() == expected.score.hex()
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_example_dataset(word_order: int) -> None:
+    """Every row of the shipped dataset (prose and rewrites of it: most suffixes of a pair are
+    identical and are paired off before sorting), then the same rows against other rows' references
+    in blocks (where pairing does not pay and is skipped), then alternating, and two references."""
+    with (resources.files("rapideval") / "data" / "example.jsonl").open(encoding="utf8") as lines:
+        rows = [json.loads(line) for line in lines]
+    hyps, refs = [r["response"] for r in rows], [r["reference"] for r in rows]
+    others = refs[7:] + refs[:7]
+    for references in (refs, refs[:200] + others[200:400] + refs[400:], [r if i % 3 else o for i, (r, o) in enumerate(zip(refs, others))]):
+        expected = [sacrebleu.sentence_chrf(h, [r], word_order=word_order).score.hex() for h, r in zip(hyps, references)]
+        assert [x.hex() for x in chrf(hyps, references, word_order=word_order).tolist()] == expected
+    two = [[o, r] for r, o in zip(refs, others)]
+    expected = [sacrebleu.sentence_chrf(h, r, word_order=word_order).score.hex() for h, r in zip(hyps, two)]
+    assert [x.hex() for x in chrf(hyps, two, word_order=word_order).tolist()] == expected
 
 
 def test_none_in_reference_streams() -> None:
