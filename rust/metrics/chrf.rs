@@ -14,7 +14,9 @@
 //! small integer ids (ASCII characters keep their code, others are renumbered), and a suffix packs
 //! into one `u64` key when the ids are narrow enough; otherwise suffixes are sorted as slices.
 //! Packed suffixes found identically on both sides are paired off first, which leaves less to
-//! sort where the texts share much of their wording ([`IdenticalSuffixes`]).
+//! sort where the texts share much of their wording ([`IdenticalSuffixes`]); where they share
+//! almost nothing, the suffixes whose first two symbols the other side lacks are left out instead
+//! ([`SharedBigrams`]).
 
 use ahash::RandomState;
 
@@ -238,6 +240,11 @@ impl Packed {
         }));
     }
 
+    /// The suffix length of a key.
+    fn len_of(&self, key: u64) -> usize {
+        ((key >> 1) & self.len_mask) as usize
+    }
+
     /// The steps of sorted keys.
     fn steps<'k>(&'k self, keys: &'k [u64]) -> impl ExactSizeIterator<Item = Step> + Clone + 'k {
         let mut prev = keys.first().copied().unwrap_or(0);
@@ -246,7 +253,7 @@ impl Packed {
             prev = k;
             Step {
                 common: ((lz * self.per_bit) >> 16).min(self.order as u32) as i32,
-                len: ((k >> 1) & self.len_mask) as i32,
+                len: self.len_of(k) as i32,
                 side: -((k & 1) as i32),
             }
         })
@@ -292,6 +299,7 @@ fn order_matches(
         keys,
         counts,
         identical,
+        bigrams,
     } = counting;
     out.clear();
     let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
@@ -338,22 +346,29 @@ fn order_matches(
     hyp_keys.clear();
     packed.push_keys(hyp, 0, hyp_keys);
     for (k, reference) in refs.iter().enumerate() {
-        let paired = if reference.len() > MAX_PAIRED_LEN || identical.skip(k) {
+        let paired_off = reference.len() <= MAX_PAIRED_LEN && !identical.backoff.skip(k);
+        if paired_off {
+            ref_keys.clear();
+            packed.push_keys(reference, 1, ref_keys);
+            identical.pair_off(hyp_keys, ref_keys, order, rest, k);
+        } else {
             rest.clear();
             rest.extend_from_slice(hyp_keys);
             packed.push_keys(reference, 1, rest);
-            &[][..]
-        } else {
-            ref_keys.clear();
-            packed.push_keys(reference, 1, ref_keys);
-            identical.pair_off(hyp_keys, ref_keys, order, rest, k)
-        };
+        }
+        let order_one = (order > 1 && identical.shares_little(k))
+            .then(|| bigrams.keep_shared(&packed, widest, rest));
         rest.sort_unstable();
         let first = out.len();
         overlap(packed.steps(rest), order, out);
+        if let (Some(m), Some(order_one)) = (out.get_mut(first), order_one) {
+            *m = order_one;
+        }
         // A pair of identical suffixes of length `len` is one match of every order up to `len`.
-        for (m, p) in out.iter_mut().skip(first).zip(paired) {
-            *m += p;
+        if paired_off {
+            for (m, p) in out.iter_mut().skip(first).zip(&identical.paired) {
+                *m += p;
+            }
         }
     }
 }
@@ -366,6 +381,76 @@ struct Counting {
     /// The dense table of n-gram counts (all zeros between uses).
     counts: Vec<u32>,
     identical: IdenticalSuffixes,
+    bigrams: SharedBigrams,
+}
+
+/// Only suffixes whose first two symbols occur at the start of a suffix of the other side can
+/// match at orders 2 and up, so the others are left out of the sort, and the matches of order 1
+/// are counted from the first symbols instead. Between unrelated sentences of prose about two
+/// thirds of the suffixes go; where the texts share more, most stay and the filter costs more than
+/// it saves, so it runs only where almost no suffix paired off
+/// ([`IdenticalSuffixes::shares_little`]).
+#[derive(Default)]
+struct SharedBigrams {
+    /// Per side: a bit per hash of the first two symbols of its suffixes (a false positive only
+    /// keeps a suffix that cannot match), and the count of each first symbol.
+    present: [Vec<u64>; 2],
+    firsts: [Vec<u32>; 2],
+}
+
+impl SharedBigrams {
+    /// Keeps the keys (side bit 0 or 1) of suffixes of length 2 or more whose first two symbols
+    /// the other side has; returns the matches of order 1 among all of them (ids up to `widest`).
+    fn keep_shared(&mut self, packed: &Packed, widest: u32, keys: &mut Vec<u64>) -> u64 {
+        let size = (16 * keys.len()).next_power_of_two().max(64);
+        let shift = u64::BITS - size.trailing_zeros();
+        let first_of = |key: u64| (key >> (u64::BITS - packed.bits)) as usize;
+        let bigram_bit = |key: u64| {
+            let bigram = key >> (u64::BITS - 2 * packed.bits);
+            (bigram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+        };
+        for (present, firsts) in self.present.iter_mut().zip(&mut self.firsts) {
+            present.clear();
+            present.resize(size / 64, 0);
+            firsts.clear();
+            firsts.resize(widest as usize + 1, 0);
+        }
+        for &key in keys.iter() {
+            let side = (key & 1) as usize;
+            if let Some(count) = self.firsts[side].get_mut(first_of(key)) {
+                *count += 1;
+            }
+            let bit = bigram_bit(key);
+            if let Some(word) = self.present[side].get_mut(bit / 64) {
+                *word |= 1 << (bit % 64);
+            }
+        }
+        let [hyp_firsts, ref_firsts] = &self.firsts;
+        let order_one = hyp_firsts
+            .iter()
+            .zip(ref_firsts)
+            .map(|(&h, &r)| u64::from(h.min(r)))
+            .sum();
+        // Every key is written and the end moves past the ones kept, so that no branch depends
+        // on whether a key is kept.
+        let mut end = 0;
+        for at in 0..keys.len() {
+            let Some(&key) = keys.get(at) else {
+                break;
+            };
+            let other = &self.present[1 - (key & 1) as usize];
+            let bit = bigram_bit(key);
+            let shared = other
+                .get(bit / 64)
+                .is_some_and(|word| word >> (bit % 64) & 1 == 1);
+            if let Some(slot) = keys.get_mut(end) {
+                *slot = key;
+            }
+            end += usize::from(shared & (packed.len_of(key) > 1));
+        }
+        keys.truncate(end);
+        order_one
+    }
 }
 
 /// Pairs of identical packed suffixes, one of the hypothesis and one of a reference, set aside
@@ -384,23 +469,32 @@ struct IdenticalSuffixes {
     used: Vec<bool>,
     /// Pairs by order: `paired[n - 1]` pairs of suffixes of length n or more.
     paired: Vec<u64>,
-    /// Per reference number: segments left to skip pairing in, and how many to skip after the
-    /// next one where it does not pay.
-    skips: Vec<(u32, u32)>,
+    /// Where less than 40 % of the suffixes pair (texts that share little), pairing costs more
+    /// than it saves.
+    backoff: Backoff,
+    /// Per reference number: whether less than 10 % of the suffixes paired the last time pairing
+    /// ran.
+    little_shared: Vec<bool>,
 }
 
 /// The longest reference whose suffixes are paired off (the table takes 64 bytes per suffix).
 const MAX_PAIRED_LEN: usize = 1 << 16;
 
-/// The most segments pairing is skipped in after one where it did not pay.
+/// A step that saves time only on some texts, skipped where it did not pay: after a segment where
+/// it did not, for the next 1, 2, 4, ... up to [`MAX_BACKOFF`] segments of the same reference
+/// number, until it pays again. Counts never depend on it; only the time does.
+#[derive(Default)]
+struct Backoff {
+    /// Per reference number: segments left to skip, and how many to skip after the next one
+    /// where the step does not pay.
+    skips: Vec<(u32, u32)>,
+}
+
+/// The most segments a step is skipped in after one where it did not pay.
 const MAX_BACKOFF: u32 = 32;
 
-impl IdenticalSuffixes {
-    /// Whether to leave the next segment's suffixes unpaired: where few of them pair (texts that
-    /// share little), pairing costs more than it saves, so after a segment where less than 40 %
-    /// of the suffixes paired the next 1, 2, 4, ... up to [`MAX_BACKOFF`] segments are not
-    /// paired, until one pairs well again. The counts are the same either way; only the time
-    /// differs.
+impl Backoff {
+    /// Whether to skip the step for this segment's reference number `reference`.
     fn skip(&mut self, reference: usize) -> bool {
         if self.skips.len() <= reference {
             self.skips.resize(reference + 1, (0, 0));
@@ -411,9 +505,30 @@ impl IdenticalSuffixes {
         })
     }
 
+    /// Whether the step paid for this segment's reference number `reference`.
+    fn record(&mut self, reference: usize, paid: bool) {
+        if let Some((skip, backoff)) = self.skips.get_mut(reference) {
+            if paid {
+                *backoff = 0;
+            } else {
+                *backoff = (2 * *backoff).clamp(1, MAX_BACKOFF);
+                // `skip` counts this segment too: it is decremented first.
+                *skip = *backoff + 1;
+            }
+        }
+    }
+}
+
+impl IdenticalSuffixes {
+    /// Whether the texts of reference number `reference` shared almost nothing the last time
+    /// pairing ran (in this segment, or one before if it was skipped).
+    fn shares_little(&self, reference: usize) -> bool {
+        self.little_shared.get(reference).copied().unwrap_or(false)
+    }
+
     /// Pairs hypothesis keys (side bit 0) with identical reference keys (side bit 1), both pushed
-    /// from the end of their sequence; the unpaired keys of both sides go to `rest`. Returns the
-    /// matches the pairs make per order.
+    /// from the end of their sequence; the unpaired keys of both sides go to `rest`, and the
+    /// matches the pairs make per order to `self.paired`.
     fn pair_off(
         &mut self,
         hyp_keys: &[u64],
@@ -421,7 +536,7 @@ impl IdenticalSuffixes {
         order: usize,
         rest: &mut Vec<u64>,
         reference: usize,
-    ) -> &[u64] {
+    ) {
         // At most a quarter of the slots used: most probes end at the first slot.
         let size = (4 * ref_keys.len()).next_power_of_two().max(16);
         if self.slots.len() < size || self.stamp == u32::MAX {
@@ -508,16 +623,14 @@ impl IdenticalSuffixes {
         );
         // Every pair is a match of order 1.
         let pairs = self.paired.first().copied().unwrap_or(0) as usize;
-        if let Some((skip, backoff)) = self.skips.get_mut(reference) {
-            if 5 * pairs < hyp_keys.len() + ref_keys.len() {
-                *backoff = (2 * *backoff).clamp(1, MAX_BACKOFF);
-                // `skip` counts this segment's reference too: it is decremented first.
-                *skip = *backoff + 1;
-            } else {
-                *backoff = 0;
-            }
+        let suffixes = hyp_keys.len() + ref_keys.len();
+        self.backoff.record(reference, 5 * pairs >= suffixes);
+        if self.little_shared.len() <= reference {
+            self.little_shared.resize(reference + 1, false);
         }
-        &self.paired
+        if let Some(little) = self.little_shared.get_mut(reference) {
+            *little = 20 * pairs < suffixes;
+        }
     }
 }
 
@@ -971,7 +1084,7 @@ mod tests {
                 order_matches(&seqs, widest, order, &mut pairing, &mut out);
                 assert_eq!(out, expected);
                 let mut sorting = Counting::default();
-                sorting.identical.skips = vec![(u32::MAX, 0)];
+                sorting.identical.backoff.skips = vec![(u32::MAX, 0)];
                 order_matches(&seqs, widest, order, &mut sorting, &mut out);
                 assert_eq!(out, expected);
                 out.clear();
