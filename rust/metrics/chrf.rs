@@ -539,13 +539,7 @@ impl IdenticalSuffixes {
     ) {
         // At most a quarter of the slots used: most probes end at the first slot.
         let size = (4 * ref_keys.len()).next_power_of_two().max(16);
-        if self.slots.len() < size || self.stamp == u32::MAX {
-            self.slots.clear();
-            self.slots.resize(size.max(self.slots.len()), (0, 0, 0));
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        let stamp = self.stamp;
+        let stamp = next_stamp(&mut self.slots, &mut self.stamp, size);
         // The product's top bits depend on every bit of the key.
         let shift = u64::BITS - size.trailing_zeros();
         let home = |key: u64| (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
@@ -760,13 +754,7 @@ impl Interner {
     /// Empty the table, sized for at most `words` distinct words (at most half the slots used).
     fn reset(&mut self, words: usize) {
         let size = (2 * words + 2).next_power_of_two();
-        if self.slots.len() < size || self.stamp == u32::MAX {
-            self.slots.clear();
-            self.slots
-                .resize(size.max(self.slots.len()), Slot::default());
-            self.stamp = 0;
-        }
-        self.stamp += 1;
+        next_stamp(&mut self.slots, &mut self.stamp, size);
         self.mask = size - 1;
         self.words = 0;
         self.bytes.clear();
@@ -839,6 +827,20 @@ impl Interner {
             }
         }
     }
+}
+
+/// Empties a table whose slots are in use only while their stamp is the table's: moves to a new
+/// stamp (rewriting every slot only when the stamps run out) with at least `size` slots, and
+/// returns it.
+fn next_stamp<T: Clone + Default>(slots: &mut Vec<T>, stamp: &mut u32, size: usize) -> u32 {
+    if slots.len() < size || *stamp == u32::MAX {
+        let len = size.max(slots.len());
+        slots.clear();
+        slots.resize(len, T::default());
+        *stamp = 0;
+    }
+    *stamp += 1;
+    *stamp
 }
 
 /// Empty `n` reusable rows.
