@@ -2,16 +2,21 @@
 //! its rows between that thread and the pool's workers: each takes the next block of rows
 //! from a shared counter until none are left. The calling thread starts at once and works
 //! throughout, so a worker that wakes late (waking a sleeping thread takes tens of microseconds,
-//! more on a virtual machine) costs only the rows it would have done, and the caller never sleeps
-//! through a loop waiting to be woken at its end. Loops nested in a loop's rows, and loops outside
+//! more on a virtual machine) costs only the rows it would have done, a worker that has not started
+//! when the rows run out is not waited for, and the caller never sleeps through a loop waiting to be
+//! woken at its end. Loops nested in a loop's rows, and loops outside
 //! `with_pool` (small batches, one-thread pools), run in order on their thread. Each row is
 //! computed alone, so where rows run never changes a result.
 
+use std::any::Any;
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
 
 use rayon::ThreadPool;
 
@@ -114,17 +119,141 @@ fn shared<S, B: Send>(
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .extend(parts);
     };
-    pool.in_place_scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|_| work());
-        }
-        work();
-    });
+    let helpers = HandOff::start(pool, workers, &work);
+    work();
+    helpers.finish();
     let mut parts = done
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     parts.sort_unstable_by_key(|&(start, _)| start);
     parts.into_iter().map(|(_, part)| part).collect()
+}
+
+/// The jobs that let a pool's workers join a loop on the calling thread. The caller waits only for
+/// the workers that started: a job no worker has taken by the time the caller runs out of rows is
+/// called off, so a short loop does not wait for a sleeping worker to wake and find nothing left
+/// (on this kind of host that wake takes 50-100 us, as long as a loop of 64 chrF rows).
+struct HandOff<'a> {
+    jobs: Vec<Arc<Job>>,
+    /// The loop the jobs run: the jobs point to it, so it must outlive them.
+    _work: PhantomData<&'a (dyn Fn() + Sync)>,
+}
+
+/// A job's life: `WAITING` until a worker starts it (`RUNNING`, then `FINISHED`) or the caller
+/// calls it off (`CALLED_OFF`); whoever moves it out of `WAITING` first decides.
+const WAITING: u8 = 0;
+const RUNNING: u8 = 1;
+const FINISHED: u8 = 2;
+const CALLED_OFF: u8 = 3;
+
+struct Job {
+    state: AtomicU8,
+    /// The loop, with its lifetime erased; read only between `WAITING -> RUNNING` and
+    /// `FINISHED`, while the caller waits in [`HandOff::finish`].
+    work: *const (dyn Fn() + Sync),
+    caller: Thread,
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+// SAFETY: `work` is a `Sync` closure, only called while the `HandOff` that owns it waits (see
+// `Job::run`); the other fields are `Send` and `Sync`.
+unsafe impl Send for Job {}
+unsafe impl Sync for Job {}
+
+impl Job {
+    fn run(&self) {
+        if self
+            .state
+            .compare_exchange(WAITING, RUNNING, Ordering::Acquire, Ordering::Acquire)
+            .is_err()
+        {
+            return;
+        }
+        // SAFETY: the job is running, so the caller's `HandOff` waits for `FINISHED` before the
+        // loop it points to goes out of scope.
+        let work = unsafe { &*self.work };
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(work)) {
+            *self.panic.lock().unwrap_or_else(|p| p.into_inner()) = Some(payload);
+        }
+        let caller = self.caller.clone();
+        self.state.store(FINISHED, Ordering::Release);
+        caller.unpark();
+    }
+}
+
+impl<'a> HandOff<'a> {
+    /// Queues `work` for `workers` of `pool`'s workers.
+    fn start(pool: &ThreadPool, workers: usize, work: &'a (dyn Fn() + Sync + 'a)) -> Self {
+        // SAFETY: only the lifetime changes; `finish` (also run on unwinding, by `Drop`) outlives
+        // every call of the loop through this pointer.
+        let work: *const (dyn Fn() + Sync + 'static) = unsafe { std::mem::transmute(work) };
+        let jobs: Vec<Arc<Job>> = (0..workers)
+            .map(|_| {
+                Arc::new(Job {
+                    state: AtomicU8::new(WAITING),
+                    work,
+                    caller: std::thread::current(),
+                    panic: Mutex::new(None),
+                })
+            })
+            .collect();
+        for job in &jobs {
+            let job = job.clone();
+            pool.spawn(move || job.run());
+        }
+        HandOff {
+            jobs,
+            _work: PhantomData,
+        }
+    }
+
+    /// Calls off the jobs no worker has started, waits for the others, and panics again with a
+    /// worker's panic.
+    fn finish(mut self) {
+        let payload = self.wait();
+        if let Some(payload) = payload {
+            resume_unwind(payload);
+        }
+    }
+
+    fn wait(&mut self) -> Option<Box<dyn Any + Send>> {
+        let mut payload = None;
+        for job in self.jobs.drain(..) {
+            if job
+                .state
+                .compare_exchange(WAITING, CALLED_OFF, Ordering::Acquire, Ordering::Acquire)
+                .is_ok()
+            {
+                continue;
+            }
+            // A running worker is at most one block of rows from the end (blocks shrink as the
+            // rows run out), so the caller spins a while before sleeping: being woken would cost
+            // more than that block.
+            let spin_until = Instant::now() + SPIN;
+            let mut spins = 0u32;
+            while job.state.load(Ordering::Acquire) != FINISHED {
+                if spins < 64 || Instant::now() < spin_until {
+                    spins = spins.saturating_add(1);
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::park_timeout(Duration::from_millis(1));
+                }
+            }
+            payload = payload.or(job.panic.lock().unwrap_or_else(|p| p.into_inner()).take());
+        }
+        payload
+    }
+}
+
+/// How long the caller spins for a worker still on its last block before it sleeps.
+const SPIN: Duration = Duration::from_micros(50);
+
+impl Drop for HandOff<'_> {
+    fn drop(&mut self) {
+        // Reached with jobs left only when the caller's own rows panicked: the loop's borrows
+        // must outlive the workers all the same.
+        self.wait();
+    }
 }
 
 /// Rows of `width` floats, returned as `width` columns: `f(scratch, a[i], b[i], row)` writes the
@@ -328,6 +457,59 @@ mod tests {
                 Err(first) => assert_eq!(first, (1001, 1001)),
             }
         }
+    }
+
+    #[test]
+    fn a_panicking_row_reaches_the_caller_and_the_pool_goes_on() {
+        let pool = Arc::new(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .expect("a test pool"),
+        );
+        let rows: Vec<u64> = (0..5000).collect();
+        let caller = std::thread::current().id();
+        let on_caller = |_: &u64| std::thread::current().id() == caller;
+        // A panic in the caller's first row, and in every row a worker takes (rows slow enough
+        // that the workers wake before the caller is through them).
+        let first_row = |&x: &u64| assert!(x != 0, "row {x}");
+        let workers_rows = |x: &u64| {
+            std::thread::sleep(std::time::Duration::from_micros(20));
+            assert!(on_caller(x), "a worker's row");
+        };
+        for row in [&first_row as &(dyn Fn(&u64) + Sync), &workers_rows] {
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                with_pool(pool.clone(), || map(&rows, 1, row))
+            }));
+            assert!(outcome.is_err());
+        }
+        let fine = with_pool(pool, || map(&rows, 1, |&x| x * 2));
+        assert!(fine.iter().copied().eq((0..5000).map(|x| x * 2)));
+    }
+
+    #[test]
+    fn jobs_no_worker_took_are_called_off() {
+        let pool = Arc::new(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .expect("a test pool"),
+        );
+        // The one worker is busy until the caller has done every row, so its job is called off:
+        // the loop returns without it, and the worker later finds nothing to do.
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        pool.spawn(move || {
+            let _ = wait.recv();
+        });
+        let here = std::thread::current().id();
+        let rows: Vec<u64> = (0..100).collect();
+        let threads = with_pool(pool.clone(), || {
+            map(&rows, 1, |_| std::thread::current().id() == here)
+        });
+        assert!(threads.iter().all(|&on_caller| on_caller));
+        release.send(()).expect("the worker waits");
+        let again = with_pool(pool, || map(&rows, 1, |&x| x + 1));
+        assert!(again.iter().copied().eq(1..101));
     }
 
     #[test]
