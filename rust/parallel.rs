@@ -13,21 +13,19 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
-
-use rayon::ThreadPool;
 
 thread_local! {
     /// The pool this thread's next loop shares its rows with (see [`with_pool`]); taken by a loop
     /// while it runs, so that the loops in its rows run in order.
-    static POOL: Cell<Option<Arc<ThreadPool>>> = const { Cell::new(None) };
+    static POOL: Cell<Option<Arc<Helpers>>> = const { Cell::new(None) };
 }
 
 /// Puts back the pool a thread had before, also when a row panics.
-struct Restore(Option<Arc<ThreadPool>>);
+struct Restore(Option<Arc<Helpers>>);
 
 impl Drop for Restore {
     fn drop(&mut self) {
@@ -36,7 +34,7 @@ impl Drop for Restore {
 }
 
 /// Runs `f` on this thread; the loops it runs share their rows with every worker of `pool`.
-pub fn with_pool<T>(pool: Arc<ThreadPool>, f: impl FnOnce() -> T) -> T {
+pub fn with_pool<T>(pool: Arc<Helpers>, f: impl FnOnce() -> T) -> T {
     let _restore = Restore(POOL.replace(Some(pool)));
     f()
 }
@@ -95,16 +93,15 @@ fn blocks<S, B: Send>(
     }
 }
 
-/// [`blocks`] by this thread and `pool`'s workers.
+/// [`blocks`] by this thread and `helpers`.
 fn shared<S, B: Send>(
-    pool: &ThreadPool,
+    helpers: &Helpers,
     len: usize,
     min_len: usize,
     init: impl Fn() -> S + Sync,
     block: impl Fn(&mut S, Range<usize>) -> B + Sync,
 ) -> Vec<B> {
-    let workers = pool.current_num_threads();
-    let threads = workers + 1;
+    let threads = helpers.threads() + 1;
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, B)>> = Mutex::new(Vec::new());
     let work = || {
@@ -119,9 +116,9 @@ fn shared<S, B: Send>(
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .extend(parts);
     };
-    let helpers = HandOff::start(pool, workers, &work);
+    let offer = helpers.offer(&work);
     work();
-    helpers.finish();
+    offer.finish();
     let mut parts = done
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -129,130 +126,199 @@ fn shared<S, B: Send>(
     parts.into_iter().map(|(_, part)| part).collect()
 }
 
-/// The jobs that let a pool's workers join a loop on the calling thread. The caller waits only for
-/// the workers that started: a job no worker has taken by the time the caller runs out of rows is
-/// called off, so a short loop does not wait for a sleeping worker to wake and find nothing left
-/// (on this kind of host that wake takes 50-100 us, as long as a loop of 64 chrF rows).
-struct HandOff<'a> {
-    jobs: Vec<Arc<Job>>,
-    /// The loop the jobs run: the jobs point to it, so it must outlive them.
-    _work: PhantomData<&'a (dyn Fn() + Sync)>,
+/// Threads that join the loops of a calling thread (see [`with_pool`]). Between loops a helper
+/// spins for [`HELPER_SPIN`] before it sleeps, so that calls made one after another (a Python loop
+/// over batches) find it awake: waking a sleeping thread takes 30-100 us on a virtual machine,
+/// which is the time of 500 rows of some metrics. A loop is offered to every helper at once; the
+/// caller withdraws it when its rows run out and waits only for the helpers that joined, so a short
+/// loop never waits for a helper to wake and find nothing left. One loop is on offer at a time: a
+/// second calling thread meanwhile runs its rows alone (both cores are busy then anyway).
+pub struct Helpers {
+    shared: Arc<Shared>,
+    threads: usize,
 }
 
-/// A job's life: `WAITING` until a worker starts it (`RUNNING`, then `FINISHED`) or the caller
-/// calls it off (`CALLED_OFF`); whoever moves it out of `WAITING` first decides.
-const WAITING: u8 = 0;
-const RUNNING: u8 = 1;
-const FINISHED: u8 = 2;
-const CALLED_OFF: u8 = 3;
-
-struct Job {
-    state: AtomicU8,
-    /// The loop, with its lifetime erased; read only between `WAITING -> RUNNING` and
-    /// `FINISHED`, while the caller waits in [`HandOff::finish`].
-    work: *const (dyn Fn() + Sync),
-    caller: Thread,
-    panic: Mutex<Option<Box<dyn Any + Send>>>,
+struct Shared {
+    /// The loop's number, read by spinning helpers; changed only under `slot`'s lock.
+    offered: AtomicU64,
+    /// Helpers running the offered loop; each joins under `slot`'s lock.
+    inside: AtomicUsize,
+    stop: AtomicBool,
+    slot: Mutex<Slot>,
+    wake: Condvar,
 }
 
-// SAFETY: `work` is a `Sync` closure, only called while the `HandOff` that owns it waits (see
-// `Job::run`); the other fields are `Send` and `Sync`.
-unsafe impl Send for Job {}
-unsafe impl Sync for Job {}
+#[derive(Default)]
+struct Slot {
+    /// The loop on offer; taken away when the caller withdraws it.
+    work: Option<WorkPtr>,
+    caller: Option<Thread>,
+    sleeping: usize,
+    panic: Option<Box<dyn Any + Send>>,
+}
 
-impl Job {
-    fn run(&self) {
-        if self
-            .state
-            .compare_exchange(WAITING, RUNNING, Ordering::Acquire, Ordering::Acquire)
-            .is_err()
-        {
-            return;
+/// A loop, its lifetime erased: called only by helpers that joined it, which the caller waits
+/// for before the loop goes out of scope (see [`Offer`]).
+#[derive(Clone, Copy)]
+struct WorkPtr(*const (dyn Fn() + Sync));
+
+// SAFETY: the loop is `Sync`, and called only while its caller waits (see `WorkPtr`).
+unsafe impl Send for WorkPtr {}
+
+/// How long a helper spins for the next loop before it sleeps.
+const HELPER_SPIN: Duration = Duration::from_micros(200);
+
+/// How long the caller spins for a helper still on its last block before it sleeps: blocks shrink
+/// as the rows run out, so the wait is short, and being woken would cost more.
+const CALLER_SPIN: Duration = Duration::from_micros(50);
+
+impl Helpers {
+    /// Starts `threads` helper threads.
+    pub fn new(threads: usize) -> std::io::Result<Self> {
+        let shared = Arc::new(Shared {
+            offered: AtomicU64::new(0),
+            inside: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            slot: Mutex::new(Slot::default()),
+            wake: Condvar::new(),
+        });
+        let helpers = Helpers { shared, threads };
+        for k in 0..threads {
+            let shared = helpers.shared.clone();
+            std::thread::Builder::new()
+                .name(format!("rapideval-rows-{k}"))
+                .spawn(move || shared.serve())?;
         }
-        // SAFETY: the job is running, so the caller's `HandOff` waits for `FINISHED` before the
-        // loop it points to goes out of scope.
-        let work = unsafe { &*self.work };
-        if let Err(payload) = catch_unwind(AssertUnwindSafe(work)) {
-            *self.panic.lock().unwrap_or_else(|p| p.into_inner()) = Some(payload);
-        }
-        let caller = self.caller.clone();
-        self.state.store(FINISHED, Ordering::Release);
-        caller.unpark();
+        Ok(helpers)
     }
-}
 
-impl<'a> HandOff<'a> {
-    /// Queues `work` for `workers` of `pool`'s workers.
-    fn start(pool: &ThreadPool, workers: usize, work: &'a (dyn Fn() + Sync + 'a)) -> Self {
-        // SAFETY: only the lifetime changes; `finish` (also run on unwinding, by `Drop`) outlives
-        // every call of the loop through this pointer.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Offers `work` to the helpers, unless another thread's loop is on offer.
+    fn offer<'a>(&'a self, work: &'a (dyn Fn() + Sync + 'a)) -> Offer<'a> {
+        let mut slot = self.shared.lock();
+        if slot.work.is_some() {
+            return Offer { shared: None };
+        }
+        // SAFETY: only the lifetime changes; `Offer` (also when dropped by unwinding) waits for
+        // every helper that joined before `work` goes out of scope.
         let work: *const (dyn Fn() + Sync + 'static) = unsafe { std::mem::transmute(work) };
-        let jobs: Vec<Arc<Job>> = (0..workers)
-            .map(|_| {
-                Arc::new(Job {
-                    state: AtomicU8::new(WAITING),
-                    work,
-                    caller: std::thread::current(),
-                    panic: Mutex::new(None),
-                })
-            })
-            .collect();
-        for job in &jobs {
-            let job = job.clone();
-            pool.spawn(move || job.run());
+        slot.work = Some(WorkPtr(work));
+        slot.caller = Some(std::thread::current());
+        self.shared.offered.fetch_add(1, Ordering::Release);
+        let sleeping = slot.sleeping;
+        drop(slot);
+        if sleeping > 0 {
+            self.shared.wake.notify_all();
         }
-        HandOff {
-            jobs,
-            _work: PhantomData,
+        Offer {
+            shared: Some(&self.shared),
         }
     }
+}
 
-    /// Calls off the jobs no worker has started, waits for the others, and panics again with a
-    /// worker's panic.
+impl Drop for Helpers {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Release);
+        self.shared.offered.fetch_add(1, Ordering::Release);
+        // Taken only to order the stop before a sleeping helper's last check: in a forked child a
+        // helper of the parent (a thread that does not exist there) may hold it forever, so it is
+        // only tried, and a helper that misses this wake-up finds the stop within a second.
+        drop(self.shared.slot.try_lock());
+        self.shared.wake.notify_all();
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Slot> {
+        self.slot
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A helper thread: joins each loop offered until the helpers are dropped.
+    fn serve(&self) {
+        let mut seen = self.offered.load(Ordering::Acquire);
+        while !self.stop.load(Ordering::Acquire) {
+            let spin_until = Instant::now() + HELPER_SPIN;
+            let mut spins = 0u32;
+            while self.offered.load(Ordering::Acquire) == seen {
+                if spins < 64 || Instant::now() < spin_until {
+                    spins = spins.saturating_add(1);
+                    std::hint::spin_loop();
+                    continue;
+                }
+                let mut slot = self.lock();
+                slot.sleeping += 1;
+                while self.offered.load(Ordering::Acquire) == seen {
+                    slot = match self.wake.wait_timeout(slot, Duration::from_secs(1)) {
+                        Ok((slot, _)) => slot,
+                        Err(poisoned) => poisoned.into_inner().0,
+                    };
+                }
+                slot.sleeping -= 1;
+            }
+            let slot = self.lock();
+            seen = self.offered.load(Ordering::Acquire);
+            let Some(WorkPtr(work)) = slot.work else {
+                continue;
+            };
+            self.inside.fetch_add(1, Ordering::AcqRel);
+            let caller = slot.caller.clone();
+            drop(slot);
+            // SAFETY: this helper joined under the lock while the loop was on offer, so its caller
+            // waits for `inside` to drop before the loop goes out of scope.
+            let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { (*work)() }));
+            if let Err(payload) = outcome {
+                self.lock().panic.get_or_insert(payload);
+            }
+            if self.inside.fetch_sub(1, Ordering::AcqRel) == 1 {
+                if let Some(caller) = caller {
+                    caller.unpark();
+                }
+            }
+        }
+    }
+}
+
+/// A loop on offer to the helpers (none if another was): [`Offer::finish`] withdraws it.
+struct Offer<'a> {
+    shared: Option<&'a Arc<Shared>>,
+}
+
+impl Offer<'_> {
+    /// Withdraws the loop, waits for the helpers that joined it, and panics again with a helper's
+    /// panic.
     fn finish(mut self) {
-        let payload = self.wait();
-        if let Some(payload) = payload {
+        if let Some(payload) = self.withdraw() {
             resume_unwind(payload);
         }
     }
 
-    fn wait(&mut self) -> Option<Box<dyn Any + Send>> {
-        let mut payload = None;
-        for job in self.jobs.drain(..) {
-            if job
-                .state
-                .compare_exchange(WAITING, CALLED_OFF, Ordering::Acquire, Ordering::Acquire)
-                .is_ok()
-            {
-                continue;
+    fn withdraw(&mut self) -> Option<Box<dyn Any + Send>> {
+        let shared = self.shared.take()?;
+        shared.lock().work = None;
+        let spin_until = Instant::now() + CALLER_SPIN;
+        let mut spins = 0u32;
+        while shared.inside.load(Ordering::Acquire) > 0 {
+            if spins < 64 || Instant::now() < spin_until {
+                spins = spins.saturating_add(1);
+                std::hint::spin_loop();
+            } else {
+                std::thread::park_timeout(Duration::from_millis(1));
             }
-            // A running worker is at most one block of rows from the end (blocks shrink as the
-            // rows run out), so the caller spins a while before sleeping: being woken would cost
-            // more than that block.
-            let spin_until = Instant::now() + SPIN;
-            let mut spins = 0u32;
-            while job.state.load(Ordering::Acquire) != FINISHED {
-                if spins < 64 || Instant::now() < spin_until {
-                    spins = spins.saturating_add(1);
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::park_timeout(Duration::from_millis(1));
-                }
-            }
-            payload = payload.or(job.panic.lock().unwrap_or_else(|p| p.into_inner()).take());
         }
-        payload
+        shared.lock().panic.take()
     }
 }
 
-/// How long the caller spins for a worker still on its last block before it sleeps.
-const SPIN: Duration = Duration::from_micros(50);
-
-impl Drop for HandOff<'_> {
+impl Drop for Offer<'_> {
     fn drop(&mut self) {
-        // Reached with jobs left only when the caller's own rows panicked: the loop's borrows
-        // must outlive the workers all the same.
-        self.wait();
+        // Reached with the loop still on offer only when the caller's own rows panicked: the
+        // loop's borrows must outlive the helpers all the same.
+        self.withdraw();
     }
 }
 
@@ -388,10 +454,7 @@ mod tests {
     fn shared_and_calling_thread_give_the_same_rows() {
         let a: Vec<u64> = (0..1000).collect();
         let b: Vec<u64> = (0..1000).map(|x| x * 7 % 13).collect();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .expect("a test pool");
+        let pool = Helpers::new(3).expect("test helpers");
         let run = || {
             (
                 map(&a, 4, |x| x * 3),
@@ -441,10 +504,7 @@ mod tests {
                 },
             )
         };
-        let pool = || {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
-            Arc::new(pool.expect("a test pool"))
-        };
+        let pool = || Arc::new(Helpers::new(3).expect("test helpers"));
         for fail in [u64::MAX, 1000] {
             let calling = rows(fail);
             assert_eq!(calling, with_pool(pool(), || rows(fail)));
@@ -461,12 +521,7 @@ mod tests {
 
     #[test]
     fn a_panicking_row_reaches_the_caller_and_the_pool_goes_on() {
-        let pool = Arc::new(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(2)
-                .build()
-                .expect("a test pool"),
-        );
+        let pool = Arc::new(Helpers::new(2).expect("test helpers"));
         let rows: Vec<u64> = (0..5000).collect();
         let caller = std::thread::current().id();
         let on_caller = |_: &u64| std::thread::current().id() == caller;
@@ -488,28 +543,46 @@ mod tests {
     }
 
     #[test]
-    fn jobs_no_worker_took_are_called_off() {
-        let pool = Arc::new(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .build()
-                .expect("a test pool"),
-        );
-        // The one worker is busy until the caller has done every row, so its job is called off:
-        // the loop returns without it, and the worker later finds nothing to do.
-        let (release, wait) = std::sync::mpsc::channel::<()>();
-        pool.spawn(move || {
-            let _ = wait.recv();
-        });
+    fn a_second_caller_runs_alone_while_a_loop_is_on_offer_and_dropped_helpers_stop() {
+        let pool = Arc::new(Helpers::new(1).expect("test helpers"));
+        let stopped = Arc::downgrade(&pool.shared);
+        // Thread B's loop stays on offer (and its helper inside it) until released.
+        let released = Arc::new(AtomicBool::new(false));
+        let b = {
+            let (pool, released) = (pool.clone(), released.clone());
+            std::thread::spawn(move || {
+                with_pool(pool, || {
+                    map(&[0u64; 64], 1, |_| {
+                        while !released.load(Ordering::Acquire) {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                    })
+                    .len()
+                })
+            })
+        };
+        while pool.shared.lock().work.is_none() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         let here = std::thread::current().id();
         let rows: Vec<u64> = (0..100).collect();
-        let threads = with_pool(pool.clone(), || {
+        let on_caller = with_pool(pool.clone(), || {
             map(&rows, 1, |_| std::thread::current().id() == here)
         });
-        assert!(threads.iter().all(|&on_caller| on_caller));
-        release.send(()).expect("the worker waits");
-        let again = with_pool(pool, || map(&rows, 1, |&x| x + 1));
+        assert!(on_caller.iter().all(|&here| here));
+        released.store(true, Ordering::Release);
+        assert_eq!(b.join().ok(), Some(64));
+        let again = with_pool(pool.clone(), || map(&rows, 1, |&x| x + 1));
         assert!(again.iter().copied().eq(1..101));
+        drop(pool);
+        let start = Instant::now();
+        while stopped.upgrade().is_some() {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "a helper outlived its pool"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     #[test]

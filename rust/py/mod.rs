@@ -12,7 +12,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use rayon::ThreadPool;
 
 use crate::error::Error;
-use crate::parallel;
+use crate::parallel::{self, Helpers};
 
 mod bleu;
 mod chrf;
@@ -46,9 +46,9 @@ struct Pool {
     threads: usize,
     /// Runs the numeric kernels (`run_detached`), the calling thread waiting.
     kernels: Arc<ThreadPool>,
-    /// Shares the rows of text batches with the calling thread (`run_rows`): one thread fewer, so
+    /// Share the rows of text batches with the calling thread (`run_rows`): one thread fewer, so
     /// that no idle worker competes with the caller for a core. `None` for one thread.
-    helpers: Option<Arc<ThreadPool>>,
+    helpers: Option<Arc<Helpers>>,
 }
 
 /// The pool in use, then the pools of other thread counts used before, most recent first: going
@@ -75,7 +75,10 @@ fn build_pool(threads: usize) -> PyResult<Pool> {
     let kernels = start(threads)?;
     let workers = kernels.current_num_threads();
     let helpers = if workers > 1 {
-        Some(start(workers - 1)?)
+        let helpers = Helpers::new(workers - 1).map_err(|e| {
+            PyValueError::new_err(format!("cannot start {} threads: {e}", workers - 1))
+        })?;
+        Some(Arc::new(helpers))
     } else {
         None
     };
@@ -90,7 +93,7 @@ fn build_pool(threads: usize) -> PyResult<Pool> {
 /// The pools batch calls run on: the kernels' pool and the row helpers' pool. A forked child gets
 /// fresh pools of the same size: the parent's worker threads do not exist there, and waiting on
 /// them would hang.
-fn pool() -> PyResult<(Arc<ThreadPool>, Option<Arc<ThreadPool>>)> {
+fn pool() -> PyResult<(Arc<ThreadPool>, Option<Arc<Helpers>>)> {
     let mut pools = lock_pools()?;
     let pid = std::process::id();
     match pools.first() {
@@ -122,7 +125,7 @@ const POOL_ROWS: usize = 16;
 
 /// The helpers a batch of `rows` rows shares its rows with: `None` for the calling thread alone,
 /// when the batch is small or there is one thread.
-fn pool_for(rows: usize) -> PyResult<Option<Arc<ThreadPool>>> {
+fn pool_for(rows: usize) -> PyResult<Option<Arc<Helpers>>> {
     let (_, helpers) = pool()?;
     Ok(helpers.filter(|_| rows >= POOL_ROWS))
 }
