@@ -172,6 +172,29 @@ const HELPER_SPIN: Duration = Duration::from_micros(200);
 /// as the rows run out, so the wait is short, and being woken would cost more.
 const CALLER_SPIN: Duration = Duration::from_micros(50);
 
+/// Spins until `done()` or for `time`; whether `done()`. After the first microseconds it yields
+/// the core between checks, so that on a machine with more busy threads than cores (several
+/// processes, each with helpers) a thread with work to do is not kept off it.
+fn spin(time: Duration, done: impl Fn() -> bool) -> bool {
+    const ALONE: Duration = Duration::from_micros(20);
+    let start = Instant::now();
+    let mut spins = 0u32;
+    while !done() {
+        spins = spins.wrapping_add(1);
+        if spins.is_multiple_of(64) {
+            let spent = start.elapsed();
+            if spent >= time {
+                return false;
+            }
+            if spent >= ALONE {
+                std::thread::yield_now();
+            }
+        }
+        std::hint::spin_loop();
+    }
+    true
+}
+
 impl Helpers {
     /// Starts `threads` helper threads.
     pub fn new(threads: usize) -> std::io::Result<Self> {
@@ -242,14 +265,7 @@ impl Shared {
     fn serve(&self) {
         let mut seen = self.offered.load(Ordering::Acquire);
         while !self.stop.load(Ordering::Acquire) {
-            let spin_until = Instant::now() + HELPER_SPIN;
-            let mut spins = 0u32;
-            while self.offered.load(Ordering::Acquire) == seen {
-                if spins < 64 || Instant::now() < spin_until {
-                    spins = spins.saturating_add(1);
-                    std::hint::spin_loop();
-                    continue;
-                }
+            if !spin(HELPER_SPIN, || self.offered.load(Ordering::Acquire) != seen) {
                 let mut slot = self.lock();
                 slot.sleeping += 1;
                 while self.offered.load(Ordering::Acquire) == seen {
@@ -300,13 +316,9 @@ impl Offer<'_> {
     fn withdraw(&mut self) -> Option<Box<dyn Any + Send>> {
         let shared = self.shared.take()?;
         shared.lock().work = None;
-        let spin_until = Instant::now() + CALLER_SPIN;
-        let mut spins = 0u32;
-        while shared.inside.load(Ordering::Acquire) > 0 {
-            if spins < 64 || Instant::now() < spin_until {
-                spins = spins.saturating_add(1);
-                std::hint::spin_loop();
-            } else {
+        let out = || shared.inside.load(Ordering::Acquire) == 0;
+        if !spin(CALLER_SPIN, out) {
+            while !out() {
                 std::thread::park_timeout(Duration::from_millis(1));
             }
         }
