@@ -616,7 +616,11 @@ mod tests {
             let n = 1 + (rng.next() % 12) as usize;
             let xs: Vec<f64> = (0..n)
                 .map(|_| {
-                    let sign = if rng.next().is_multiple_of(3) { -1.0 } else { 1.0 };
+                    let sign = if rng.next().is_multiple_of(3) {
+                        -1.0
+                    } else {
+                        1.0
+                    };
                     let e = (rng.next() % 70) as i32 - 35 + if case % 7 == 0 { -990 } else { 0 };
                     let m = match rng.next() % 4 {
                         0 => (1u64 << 53) + rng.next() % 8,
