@@ -13,7 +13,10 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
-use super::{check_same_length, first_error, items, pool_for, run_rows, to_numpy, TextRows};
+use super::{
+    check_same_length, first_error, items, pool_for, prefetch, run_rows, to_numpy, RawList,
+    TextRows,
+};
 use crate::metrics::bleu::{
     bleu_batch as batch, bleu_tokens_batch, corpus_stats, CorpusStats, HashToken, Id, Method,
     Param, PyExc, Raised, Segment, Smoothing, Token, TokenTable,
@@ -222,48 +225,6 @@ struct Chunk {
     row_ends: Vec<usize>,
 }
 
-/// The items of a list or tuple as raw pointers, to be read off the GIL thread.
-#[derive(Clone, Copy)]
-struct RawList {
-    items: *const *mut ffi::PyObject,
-    len: usize,
-}
-
-// SAFETY: a `RawList` is only read by `TokenRows::new`'s readers, while the thread that made it
-// keeps holding the GIL (or, without a GIL, keeps the snapshot tuples alive): the items, and the
-// objects they point to, stay alive and unchanged, and the readers only read immutable data.
-unsafe impl Send for RawList {}
-unsafe impl Sync for RawList {}
-
-impl RawList {
-    /// The items of `obj` if it is a list or a tuple (or a subclass: their layout is the same).
-    ///
-    /// # Safety
-    /// `obj` is a live object that nothing changes meanwhile; only its type and its items array
-    /// are read.
-    unsafe fn of(obj: *mut ffi::PyObject) -> Option<RawList> {
-        if ffi::PyList_Check(obj) != 0 {
-            Some(RawList {
-                items: (*obj.cast::<ffi::PyListObject>()).ob_item.cast_const(),
-                len: ffi::PyList_GET_SIZE(obj) as usize,
-            })
-        } else if ffi::PyTuple_Check(obj) != 0 {
-            Some(RawList {
-                items: (*obj.cast::<ffi::PyTupleObject>()).ob_item.as_ptr(),
-                len: ffi::PyTuple_GET_SIZE(obj) as usize,
-            })
-        } else {
-            None
-        }
-    }
-
-    /// # Safety
-    /// As for `of`; `i < self.len`.
-    unsafe fn get(self, i: usize) -> *mut ffi::PyObject {
-        *self.items.add(i)
-    }
-}
-
 /// A `str` token as CPython stores it: its kind (bytes per character) and its characters. A `str`
 /// always has the narrowest kind its characters fit, so equal strings have equal kind and data (as
 /// `str.__eq__` compares them), and distinct strings differ, lone surrogates included.
@@ -399,18 +360,6 @@ const TOKEN_SECOND_LINE: usize = 40;
 /// How many rows ahead of the one whose lists are found their items are asked for (and twice as
 /// many rows ahead, their list objects).
 const PREFETCH_ROWS: usize = 4;
-
-/// Asks the cache for the memory at `object` (a hint; never faults).
-#[inline(always)]
-fn prefetch(object: *const ffi::PyObject) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing the program sees and cannot fault, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(object.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = object;
-}
 
 /// Asks the cache for the list objects of row `row` of `responses` and `references`, and for the
 /// items of their lists of row `row - PREFETCH_ROWS` (the first item of a row of references tells
