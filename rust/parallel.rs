@@ -215,6 +215,7 @@ impl Helpers {
         Ok(helpers)
     }
 
+    /// The helper threads (the caller not counted).
     pub fn threads(&self) -> usize {
         self.threads
     }

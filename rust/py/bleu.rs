@@ -14,8 +14,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
 use super::{
-    check_same_length, first_error, items, pool_for, prefetch, run_rows, to_numpy, RawList,
-    TextRows,
+    check_same_length, first_error, gil_disabled, items, pool_for, prefetch, run_rows, to_numpy,
+    RawList, TextRows,
 };
 use crate::metrics::bleu::{
     bleu_batch as batch, bleu_tokens_batch, corpus_stats, CorpusStats, HashToken, Id, Method,
@@ -743,21 +743,6 @@ fn segments<'a>(
             segment
         })
         .collect()
-}
-
-/// Whether other threads run Python code while this one holds its thread state (a free-threaded
-/// build with the GIL disabled). Once enabled the GIL stays enabled, so "disabled" may be stale
-/// but never unsafe.
-fn gil_disabled(py: Python<'_>) -> bool {
-    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *DISABLED.get_or_init(|| {
-        py.import("sys")
-            .and_then(|sys| sys.getattr("_is_gil_enabled"))
-            .and_then(|enabled| enabled.call0())
-            .and_then(|enabled| enabled.is_truthy())
-            .map(|enabled| !enabled)
-            .unwrap_or(false)
-    })
 }
 
 /// `obj` with its lists made tuples, `depth` levels down (tokens, the last level, stay as they

@@ -204,7 +204,8 @@ pub(crate) fn for_each_item<'py>(
     // `READ_AHEAD` places on is asked for while this one is read; the list's items are read again
     // at each step, as the iterator reads them, in case reading an item changed the list.
     let ahead = |i: usize| {
-        // SAFETY: the GIL is held and `obj` is live; only its type and items array are read.
+        // SAFETY: `obj` is live, and a list is read ahead only while the GIL keeps other threads
+        // from changing it (see below); only its type and items array are read.
         if let Some(raw) = unsafe { RawList::of(obj.as_ptr()) } {
             let next = i + READ_AHEAD;
             if next < raw.len {
@@ -214,8 +215,12 @@ pub(crate) fn for_each_item<'py>(
         }
     };
     if let Ok(list) = obj.cast::<PyList>() {
+        // Without a GIL another thread may resize the list while its items array is read.
+        let read_ahead = !gil_disabled(obj.py());
         list.iter().enumerate().try_for_each(|(i, item)| {
-            ahead(i);
+            if read_ahead {
+                ahead(i);
+            }
             f(i, item)
         })
     } else if let Ok(tuple) = obj.cast::<PyTuple>() {
@@ -239,9 +244,10 @@ pub(crate) struct RawList {
     pub(crate) len: usize,
 }
 
-// SAFETY: a `RawList` is only read (by `TokenRows::new`'s readers, or ahead of `for_each_item`) while the thread that made it
-// keeps holding the GIL (or, without a GIL, keeps the snapshot tuples alive): the items, and the
-// objects they point to, stay alive and unchanged, and the readers only read immutable data.
+// SAFETY: a `RawList` is only read (by `TokenRows::new`'s readers, or ahead of `for_each_item`)
+// while the thread that made it keeps holding the GIL (or, without a GIL, keeps the snapshot tuples
+// alive): the items, and the objects they point to, stay alive and unchanged, and the readers only
+// read immutable data.
 unsafe impl Send for RawList {}
 unsafe impl Sync for RawList {}
 
@@ -284,6 +290,21 @@ pub(crate) fn prefetch(object: *const ffi::PyObject) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = object;
+}
+
+/// Whether other threads run Python code while this one holds its thread state (a free-threaded
+/// build with the GIL disabled). Once enabled the GIL stays enabled, so "disabled" may be stale
+/// but never unsafe.
+pub(crate) fn gil_disabled(py: Python<'_>) -> bool {
+    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DISABLED.get_or_init(|| {
+        py.import("sys")
+            .and_then(|sys| sys.getattr("_is_gil_enabled"))
+            .and_then(|enabled| enabled.call0())
+            .and_then(|enabled| enabled.is_truthy())
+            .map(|enabled| !enabled)
+            .unwrap_or(false)
+    })
 }
 
 /// How many items ahead `for_each_item` asks for the next string.
