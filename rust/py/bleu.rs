@@ -14,8 +14,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
 use super::{
-    check_same_length, first_error, gil_disabled, items, pool_for, prefetch, run_rows, to_numpy,
-    RawList, TextRows,
+    check_same_length, first_error, for_each_item, gil_disabled, items, pool_for, prefetch,
+    run_rows, to_numpy, RawList, TextRows,
 };
 use crate::metrics::bleu::{
     bleu_batch as batch, bleu_tokens_batch, corpus_stats, CorpusStats, HashToken, Id, Method,
@@ -799,28 +799,6 @@ fn check_list(list: &Bound<'_, PyAny>, place: &dyn Fn() -> String) -> PyResult<(
         })?;
         Ok(())
     })
-}
-
-/// Calls `f(index, item)` for each item of a list or tuple.
-fn for_each_item<'py>(
-    obj: &Bound<'py, PyAny>,
-    place: &dyn Fn() -> String,
-    mut f: impl FnMut(usize, Bound<'py, PyAny>) -> PyResult<()>,
-) -> PyResult<()> {
-    if let Ok(list) = obj.cast::<PyList>() {
-        list.iter().enumerate().try_for_each(|(i, item)| f(i, item))
-    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        tuple
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, item)| f(i, item))
-    } else {
-        Err(PyTypeError::new_err(format!(
-            "{}: expected a list of str, got {}",
-            place(),
-            type_name(obj)
-        )))
-    }
 }
 
 /// Split UTF-8 (or surrogatepass) bytes into one slice per code point.
