@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any, Callable
 
@@ -71,13 +72,29 @@ def warm(threads: int, fn: Callable[[], Any]) -> Callable[[], None]:
     return setup
 
 
-def thread_scaling(fn: Callable[[], Any], rounds: int) -> tuple[list[float], list[float]]:
-    """Wall times of `fn` on one thread and on all threads, over `rounds` interleaved rounds of just
-    those two calls (see `interleaved`): a 2-thread call waits for its slower thread, so a pause of
-    either core lands on it, and its ratio to one thread needs more rounds than a per-core ratio
-    to settle."""
-    times, _ = interleaved({"one": (warm(1, fn), fn), "all": (warm(0, fn), fn)}, rounds)
-    return times["one"], times["all"]
+def thread_scaling(fn: Callable[[], Any], rounds: int) -> tuple[list[float], list[float], list[float]]:
+    """Wall times of `fn` on one thread, on all threads, and of `copies` one-thread calls of `fn`
+    made at once from as many Python threads (one per thread of the pool, each call releasing the
+    GIL for its rows), over `rounds` interleaved rounds of just those three calls (see
+    `interleaved`). A 2-thread call waits for its slower thread, so a pause of either core lands on
+    it, and its ratio to one thread needs more rounds than a per-core ratio to settle. The copies
+    share nothing but the machine: their ratio to one call is what the machine gives that many
+    independent copies of the work at that moment (on a shared virtual machine, cores slow each
+    other down through memory and the host's other load), the ceiling for sharing one call's rows
+    out. Calls that hold the GIL throughout (a Python loop of one-pair calls) take turns instead."""
+    import rapideval
+
+    rapideval.set_num_threads(0)
+    copies = rapideval.get_num_threads()
+    with ThreadPoolExecutor(copies) as pool:
+
+        def at_once() -> None:
+            for call in [pool.submit(fn) for _ in range(copies)]:
+                call.result()
+
+        times, _ = interleaved({"one": (warm(1, fn), fn), "all": (warm(0, fn), fn),
+                                "copies": (warm(1, at_once), at_once)}, rounds)
+    return times["one"], times["all"], times["copies"]
 
 
 def median_ratio(fast: list[float], fast_pairs: int, slow: list[float], slow_pairs: int) -> float:

@@ -11,7 +11,9 @@ implementation is timed once per round (a call shorter than 0.2 s made again unt
 --repeats rounds that alternate the order of the implementations: rates are medians over the rounds,
 ratios the medians of the ratios within each round (the machine's speed drifts less within a round).
 The all-threads rate and its ratio to one thread come from 3 x --repeats further rounds of just those
-two calls (a 2-thread call waits for its slower thread, so it is the noisiest figure).
+two calls and of one-thread calls made at once from as many Python threads as the pool has (a 2-thread
+call waits for its slower thread, so it is the noisiest figure; the calls at once share nothing but the
+machine, so their ratio is the most this machine gives then).
 Speed is measured here and never asserted in tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
@@ -69,7 +71,7 @@ def bench_task(table: Table, task: str, n_ref: int, repeats: int,
                exact: str | None, variants: dict[str, Callable[[], np.ndarray]] | None = None) -> None:
     """Time `ours` on one thread, each reference, and `variants` (other rapideval entry points for
     the same task, on one thread), in `repeats` interleaved rounds, then `ours` on one and on all
-    threads in 3 x `repeats` rounds; ratios are medians of the rounds' ratios."""
+    threads and as one-thread calls at once in 3 x `repeats` rounds (see `thread_scaling`); ratios are medians of the rounds' ratios."""
     print(f"\n{task}")
     calls = {"ours": (warm(1, ours), ours)}
     calls.update({name: (warm(1, run), run) for name, run in (variants or {}).items()})
@@ -77,7 +79,7 @@ def bench_task(table: Table, task: str, n_ref: int, repeats: int,
     calls.update({name: (one_thread, lambda run=run: run(n_ref)) for name, run in references.items()})
     times, out = interleaved(calls, repeats)
     values = out["ours"]
-    one, all_threads = thread_scaling(ours, 3 * repeats)
+    one, all_threads, copies = thread_scaling(ours, 3 * repeats)
     rapideval.set_num_threads(0)
     assert np.array_equal(values.view(np.int64), ours().view(np.int64)), "thread count changed results"
     for name in variants or {}:
@@ -89,6 +91,8 @@ def bench_task(table: Table, task: str, n_ref: int, repeats: int,
     table.add(task, "rapideval (1 thread)", n / t1, "", "")
     table.add(task, f"rapideval ({threads} threads)", n / statistics.median(all_threads),
               f"{median_ratio(all_threads, n, one, n):.2f}x 1 thr", "")
+    table.add(task, f"{threads} one-thread calls at once", threads * n / statistics.median(copies),
+              f"{median_ratio(copies, threads * n, one, n):.2f}x 1 thr", "(independent calls)")
     for name in references:
         rate = n_ref / statistics.median(times[name])
         agree = agreement(values[:n_ref], out[name]) if name == exact else "(different definition)"
