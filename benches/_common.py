@@ -6,6 +6,7 @@ import json
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable
 
@@ -72,29 +73,49 @@ def warm(threads: int, fn: Callable[[], Any]) -> Callable[[], None]:
     return setup
 
 
-def thread_scaling(fn: Callable[[], Any], rounds: int) -> tuple[list[float], list[float], list[float]]:
-    """Wall times of `fn` on one thread, on all threads, and of `copies` one-thread calls of `fn`
-    made at once from as many Python threads (one per thread of the pool, each call releasing the
-    GIL for its rows), over `rounds` interleaved rounds of just those three calls (see
-    `interleaved`). A 2-thread call waits for its slower thread, so a pause of either core lands on
-    it, and its ratio to one thread needs more rounds than a per-core ratio to settle. The copies
-    share nothing but the machine: their ratio to one call is what the machine gives that many
-    independent copies of the work at that moment (on a shared virtual machine, cores slow each
-    other down through memory and the host's other load), the ceiling for sharing one call's rows
-    out. Calls that hold the GIL throughout (a Python loop of one-pair calls) take turns instead."""
+@dataclass
+class ThreadScaling:
+    """Wall times per round of one call on one thread (`one`), on all `threads` threads
+    (`all_threads`), and of `threads` one-thread calls made at once (`at_once`)."""
+
+    threads: int
+    one: list[float]
+    all_threads: list[float]
+    at_once: list[float]
+
+    def all_threads_ratio(self, pairs: int) -> float:
+        """Pairs per second on all threads over pairs per second on one, median over the rounds."""
+        return median_ratio(self.all_threads, pairs, self.one, pairs)
+
+    def at_once_ratio(self, pairs: int) -> float:
+        """Pairs per second of the calls at once (all of them) over one call's, median over the rounds."""
+        return median_ratio(self.at_once, self.threads * pairs, self.one, pairs)
+
+
+def thread_scaling(fn: Callable[[], Any], rounds: int) -> ThreadScaling:
+    """Wall times of `fn` on one thread, on all threads, and of as many one-thread calls of `fn`
+    made at once from Python threads as the pool has threads (each call releasing the GIL for its
+    rows), over `rounds` interleaved rounds of just those three calls (see `interleaved`). A
+    2-thread call waits for its slower thread, so a pause of either core lands on it, and its ratio
+    to one thread needs more rounds than a per-core ratio to settle. The calls at once share nothing
+    but the machine: their ratio to one call is what the machine gives independent copies of the
+    work at that moment (on a shared virtual machine, cores slow each other down through memory and
+    the host's other load), a yardstick for the 2-thread figure measured beside it rather than a
+    bound on it. Calls that hold the GIL throughout (a Python loop of one-pair calls) take turns
+    instead."""
     import rapideval
 
     rapideval.set_num_threads(0)
-    copies = rapideval.get_num_threads()
-    with ThreadPoolExecutor(copies) as pool:
+    threads = rapideval.get_num_threads()
+    with ThreadPoolExecutor(threads) as pool:
 
         def at_once() -> None:
-            for call in [pool.submit(fn) for _ in range(copies)]:
+            for call in [pool.submit(fn) for _ in range(threads)]:
                 call.result()
 
         times, _ = interleaved({"one": (warm(1, fn), fn), "all": (warm(0, fn), fn),
-                                "copies": (warm(1, at_once), at_once)}, rounds)
-    return times["one"], times["all"], times["copies"]
+                                "at once": (warm(1, at_once), at_once)}, rounds)
+    return ThreadScaling(threads, times["one"], times["all"], times["at once"])
 
 
 def median_ratio(fast: list[float], fast_pairs: int, slow: list[float], slow_pairs: int) -> float:

@@ -11,8 +11,8 @@ of the implementations): rates are medians over the rounds, ratios the medians o
 round (the machine's speed drifts less within a round); the all-threads rate and its ratio to one thread
 come from 3 x --repeats further rounds of just those two calls and of one-thread calls made at once
 from as many Python threads as the pool has (a 2-thread call waits for its slower thread: the noisiest
-figure; the calls at once share nothing but the machine, so their ratio is the most this machine gives
-then). Speed is measured here and never asserted in tests.
+figure; the calls at once share nothing but the machine, so their ratio is what this machine gives
+independent copies of the work then). Speed is measured here and never asserted in tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
 to --pairs rows; one chrF row scores each hypothesis against another row's reference instead (texts
@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, interleaved, load_pairs, median_ratio, thread_scaling, warm
+from _common import ThreadScaling, agreement, interleaved, load_pairs, median_ratio, thread_scaling, warm
 from rapideval.metrics.chrf import chrf, corpus_chrf
 from rapideval.metrics.ter import corpus_ter, ter
 
@@ -45,11 +45,11 @@ def bench_sentence(task: str, n_ref: int, repeats: int, ours: Callable[[], np.nd
         "sacrebleu": (lambda: rapideval.set_num_threads(1), lambda: reference(n_ref)),
     }, repeats)
     values = out["ours"]
-    times["one"], times["all"], times["copies"] = thread_scaling(ours, 3 * repeats)
+    scaling = thread_scaling(ours, 3 * repeats)
     rapideval.set_num_threads(0)
     assert np.array_equal(values.view(np.int64), ours().view(np.int64)), "thread count changed results"
     n = len(values)
-    report(times, n, n_ref, agreement(values[:n_ref], out["sacrebleu"]))
+    report(times, scaling, n, n_ref, agreement(values[:n_ref], out["sacrebleu"]))
 
 
 def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], reference: Callable[[], float]) -> None:
@@ -59,21 +59,21 @@ def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], ref
         "sacrebleu": (lambda: rapideval.set_num_threads(1), reference),
     }, repeats)
     value, ref_value = out["ours"], out["sacrebleu"]
-    times["one"], times["all"], times["copies"] = thread_scaling(ours, 3 * repeats)
+    scaling = thread_scaling(ours, 3 * repeats)
     rapideval.set_num_threads(0)
     assert value == ours(), "thread count changed the result"
-    report(times, n, n, "bit-identical" if value.hex() == ref_value.hex() else f"DIFFERENT {value!r} vs {ref_value!r}")
+    report(times, scaling, n, n, "bit-identical" if value.hex() == ref_value.hex() else f"DIFFERENT {value!r} vs {ref_value!r}")
 
 
-def report(times: dict[str, list[float]], n: int, n_ref: int, values: str) -> None:
-    """Rows for rapideval on one and on all threads and for sacrebleu, from interleaved rounds
-    (`one`, `all` and `copies`: the thread-scaling rounds)."""
+def report(times: dict[str, list[float]], scaling: ThreadScaling, n: int, n_ref: int, values: str) -> None:
+    """Rows for rapideval on one thread and for sacrebleu (`times`, interleaved rounds), and for
+    rapideval on all threads and as one-thread calls at once (`scaling`)."""
+    k = scaling.threads
     row("rapideval (1 thread)", n / statistics.median(times["ours"]), "", "")
-    row(f"rapideval ({rapideval.get_num_threads()} threads)", n / statistics.median(times["all"]),
-        f"{median_ratio(times['all'], n, times['one'], n):.2f}x 1 thr", "")
-    k = rapideval.get_num_threads()
-    row(f"{k} one-thread calls at once", k * n / statistics.median(times["copies"]),
-        f"{median_ratio(times['copies'], k * n, times['one'], n):.2f}x 1 thr", "(independent calls)")
+    row(f"rapideval ({k} threads)", n / statistics.median(scaling.all_threads),
+        f"{scaling.all_threads_ratio(n):.2f}x 1 thr", "")
+    row(f"{k} one-thread calls at once", k * n / statistics.median(scaling.at_once),
+        f"{scaling.at_once_ratio(n):.2f}x 1 thr", "(independent calls)")
     row("sacrebleu 2.6.0", n_ref / statistics.median(times["sacrebleu"]),
         f"{median_ratio(times['ours'], n, times['sacrebleu'], n_ref):,.1f}x", values)
 
@@ -88,7 +88,7 @@ def main() -> None:
     import sacrebleu
 
     hyps, refs = load_pairs(args.pairs)
-    m = args.reference_pairs
+    m = min(args.reference_pairs, args.pairs)  # the references score the first pairs
     print(f"{args.pairs} pairs (sacrebleu timed on {m}); {args.repeats} interleaved rounds; {os.cpu_count()} cores")
 
     for name, word_order in (("chrF", 0), ("chrF++", 2)):
