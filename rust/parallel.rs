@@ -375,6 +375,41 @@ pub fn columns_of_pairs<A: Sync, B: Sync, S, E: Send>(
     Ok(columns)
 }
 
+/// The sums of rows of `width` counts over every pair: `f(scratch, a[i], b[i])` gives the counts
+/// of row `i`, for every `i` below both lengths, in parallel as [`map_init`]. Each thread adds up
+/// its own blocks, so no row is kept (counts add up exactly in any order). A failing row gives the
+/// error of the first one, with its index.
+pub fn sum_pairs<A: Sync, B: Sync, S, E: Send>(
+    a: &[A],
+    b: &[B],
+    width: usize,
+    min_len: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl for<'s> Fn(&'s mut S, &A, &B) -> Result<&'s [u64], E> + Sync,
+) -> Result<Vec<u64>, (usize, E)> {
+    let len = a.len().min(b.len());
+    let sums = blocks(len, min_len, init, |scratch, rows| {
+        let mut sums = vec![0u64; width];
+        for i in rows {
+            let (Some(x), Some(y)) = (a.get(i), b.get(i)) else {
+                break;
+            };
+            let counts = f(scratch, x, y).map_err(|e| (i, e))?;
+            for (sum, &count) in sums.iter_mut().zip(counts) {
+                *sum += count;
+            }
+        }
+        Ok(sums)
+    });
+    let mut total = vec![0u64; width];
+    for block in sums {
+        for (sum, count) in total.iter_mut().zip(block?) {
+            *sum += count;
+        }
+    }
+    Ok(total)
+}
+
 /// Writes rows into columns of equal length from several threads at once.
 struct ColumnWriter<'a> {
     columns: Vec<*mut f64>,
@@ -526,6 +561,40 @@ mod tests {
                     assert_eq!(columns.len(), 2);
                     assert!(columns[0].iter().copied().eq((0..3000).map(|x| x as f64)));
                     assert_eq!(columns[1].get(13), Some(&(13.0 * 6.0)));
+                }
+                Err(first) => assert_eq!(first, (1001, 1001)),
+            }
+        }
+    }
+
+    #[test]
+    fn sums_are_those_of_every_row_and_the_first_failing_row_is_reported() {
+        let a: Vec<u64> = (0..3000).collect();
+        let b: Vec<u64> = (0..3000).map(|x| x % 7).collect();
+        let sums = |fail: u64| {
+            sum_pairs(
+                &a,
+                &b,
+                3,
+                4,
+                || [0u64; 3],
+                |row, &x, &y| {
+                    if x >= fail && y == 0 {
+                        return Err(x);
+                    }
+                    *row = [1, x, x * y];
+                    Ok(&row[..])
+                },
+            )
+        };
+        let pool = || Arc::new(Helpers::new(3).expect("test helpers"));
+        for fail in [u64::MAX, 1000] {
+            let calling = sums(fail);
+            assert_eq!(calling, with_pool(pool(), || sums(fail)));
+            match calling {
+                Ok(total) => {
+                    let products: u64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+                    assert_eq!(total, [3000, 2999 * 3000 / 2, products]);
                 }
                 Err(first) => assert_eq!(first, (1001, 1001)),
             }

@@ -1008,20 +1008,15 @@ pub fn corpus_chrf<'a, R: AsRef<[&'a str]> + Sync>(
             "corpus chrF needs at least one segment".to_string(),
         ));
     }
-    let segments: Vec<Result<Vec<u64>>> = parallel::map_pairs_init(
+    let total = parallel::sum_pairs(
         hypotheses,
         references,
+        cfg.stats_len(),
         1,
         Scratch::default,
-        |scratch, h, r| segment_stats_with(cfg, scratch, h, r.as_ref()).map(<[u64]>::to_vec),
-    );
-    let mut total = vec![0u64; cfg.stats_len()];
-    for (row, s) in segments.into_iter().enumerate() {
-        let s = s.map_err(|e| Error::InvalidValue(format!("row {row}: {e}")))?;
-        for (t, v) in total.iter_mut().zip(&s) {
-            *t += v;
-        }
-    }
+        |scratch, h, r| segment_stats_with(cfg, scratch, h, r.as_ref()),
+    )
+    .map_err(|(row, e)| Error::InvalidValue(format!("row {row}: {e}")))?;
     Ok((f_score(cfg, &total), total))
 }
 
