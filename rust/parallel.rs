@@ -532,71 +532,60 @@ mod tests {
     }
 
     #[test]
-    fn columns_are_the_rows_and_the_first_failing_row_is_reported() {
+    fn columns_and_sums_cover_every_row_and_the_first_failing_row_is_reported() {
         let a: Vec<u64> = (0..3000).collect();
         let b: Vec<u64> = (0..3000).map(|x| x % 7).collect();
-        let rows = |fail: u64| {
-            columns_of_pairs(
+        // Row x is [1, x, x * y], or an error from row `fail` on where y is 0.
+        let row = |fail: u64, x: u64, y: u64| {
+            if x >= fail && y == 0 {
+                Err(x)
+            } else {
+                Ok([1, x, x * y])
+            }
+        };
+        let both = |fail: u64| {
+            let columns = columns_of_pairs(
                 &a,
                 &b,
                 2,
                 4,
-                || 0u64,
-                |seen, &x, &y, row| {
-                    *seen += 1;
-                    if x >= fail && y == 0 {
-                        return Err(x);
-                    }
-                    row.copy_from_slice(&[x as f64, (x * y) as f64]);
-                    Ok(())
+                || (),
+                |(), &x, &y, out| {
+                    row(fail, x, y).map(|[_, x, xy]| out.copy_from_slice(&[x as f64, xy as f64]))
                 },
-            )
-        };
-        let pool = || Arc::new(Helpers::new(3).expect("test helpers"));
-        for fail in [u64::MAX, 1000] {
-            let calling = rows(fail);
-            assert_eq!(calling, with_pool(pool(), || rows(fail)));
-            match calling {
-                Ok(columns) => {
-                    assert_eq!(columns.len(), 2);
-                    assert!(columns[0].iter().copied().eq((0..3000).map(|x| x as f64)));
-                    assert_eq!(columns[1].get(13), Some(&(13.0 * 6.0)));
-                }
-                Err(first) => assert_eq!(first, (1001, 1001)),
-            }
-        }
-    }
-
-    #[test]
-    fn sums_are_those_of_every_row_and_the_first_failing_row_is_reported() {
-        let a: Vec<u64> = (0..3000).collect();
-        let b: Vec<u64> = (0..3000).map(|x| x % 7).collect();
-        let sums = |fail: u64| {
-            sum_pairs(
+            );
+            let sums = sum_pairs(
                 &a,
                 &b,
                 3,
                 4,
                 || [0u64; 3],
-                |row, &x, &y| {
-                    if x >= fail && y == 0 {
-                        return Err(x);
+                |scratch, &x, &y| match row(fail, x, y) {
+                    Ok(counts) => {
+                        *scratch = counts;
+                        Ok(&scratch[..])
                     }
-                    *row = [1, x, x * y];
-                    Ok(&row[..])
+                    Err(e) => Err(e),
                 },
-            )
+            );
+            (columns, sums)
         };
         let pool = || Arc::new(Helpers::new(3).expect("test helpers"));
         for fail in [u64::MAX, 1000] {
-            let calling = sums(fail);
-            assert_eq!(calling, with_pool(pool(), || sums(fail)));
+            let calling = both(fail);
+            assert_eq!(calling, with_pool(pool(), || both(fail)));
             match calling {
-                Ok(total) => {
+                (Ok(columns), Ok(sums)) => {
+                    assert_eq!(columns.len(), 2);
+                    assert!(columns[0].iter().copied().eq((0..3000).map(|x| x as f64)));
+                    assert_eq!(columns[1].get(13), Some(&(13.0 * 6.0)));
                     let products: u64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-                    assert_eq!(total, [3000, 2999 * 3000 / 2, products]);
+                    assert_eq!(sums, [3000, 2999 * 3000 / 2, products]);
                 }
-                Err(first) => assert_eq!(first, (1001, 1001)),
+                (columns, sums) => {
+                    assert_eq!(columns, Err((1001, 1001)));
+                    assert_eq!(sums, Err((1001, 1001)));
+                }
             }
         }
     }
