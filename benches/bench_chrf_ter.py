@@ -62,7 +62,8 @@ def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], ref
     scaling = thread_scaling(ours, 3 * repeats)
     rapideval.set_num_threads(0)
     assert value == ours(), "thread count changed the result"
-    report(times, scaling, n, n, "bit-identical" if value.hex() == ref_value.hex() else f"DIFFERENT {value!r} vs {ref_value!r}")
+    same = value.hex() == ref_value.hex()
+    report(times, scaling, n, n, "bit-identical" if same else f"DIFFERENT {value!r} vs {ref_value!r}")
 
 
 def report(times: dict[str, list[float]], scaling: ThreadScaling, n: int, n_ref: int, values: str) -> None:
