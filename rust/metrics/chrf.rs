@@ -311,28 +311,29 @@ fn order_matches(
         if counts.len() < space {
             counts.resize(space, 0);
         }
+        // Keys of order n lie in [base^(n-1), base^n) (ids start from 1), so one table holds
+        // every order, and one pass per side counts them all.
         for reference in refs {
-            for n in 1..=order {
-                for k in digit_keys(reference, n, base) {
-                    if let Some(c) = counts.get_mut(k) {
-                        *c += 1;
-                    }
+            for_each_digit_key(reference, order, base, |_, k| {
+                if let Some(c) = counts.get_mut(k) {
+                    *c += 1;
                 }
-                let mut matches = 0;
-                for k in digit_keys(hyp, n, base) {
-                    if let Some(c) = counts.get_mut(k) {
-                        let hit = u32::from(*c > 0);
-                        *c -= hit;
-                        matches += u64::from(hit);
-                    }
+            });
+            let first = out.len();
+            out.resize(first + order, 0);
+            let matches = &mut out[first..];
+            for_each_digit_key(hyp, order, base, |n, k| {
+                if let (Some(c), Some(m)) = (counts.get_mut(k), matches.get_mut(n)) {
+                    let hit = u32::from(*c > 0);
+                    *c -= hit;
+                    *m += u64::from(hit);
                 }
-                for k in digit_keys(reference, n, base) {
-                    if let Some(c) = counts.get_mut(k) {
-                        *c = 0;
-                    }
+            });
+            for_each_digit_key(reference, order, base, |_, k| {
+                if let Some(c) = counts.get_mut(k) {
+                    *c = 0;
                 }
-                out.push(matches);
-            }
+            });
         }
         return;
     }
@@ -628,10 +629,17 @@ impl IdenticalSuffixes {
     }
 }
 
-/// The keys of the n-grams of `seq`: their ids as digits in base `base`.
-fn digit_keys(seq: &[u32], n: usize, base: usize) -> impl Iterator<Item = usize> + '_ {
-    let key = move |w: &[u32]| w.iter().fold(0, |k, &id| k * base + id as usize);
-    seq.windows(n).map(key)
+/// Calls `f(n - 1, key)` for every n-gram of `seq` of order n up to `order`, where the key is its
+/// ids as digits in base `base`.
+#[inline(always)]
+fn for_each_digit_key(seq: &[u32], order: usize, base: usize, mut f: impl FnMut(usize, usize)) {
+    for start in 0..seq.len() {
+        let mut key = 0;
+        for (n, &id) in seq.iter().skip(start).take(order).enumerate() {
+            key = key * base + id as usize;
+            f(n, key);
+        }
+    }
 }
 
 /// Renumber the ids of non-ASCII characters (code point + 1 > 128) to 129, 130, ... in code point
