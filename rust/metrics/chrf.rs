@@ -22,8 +22,8 @@ use ahash::RandomState;
 
 use crate::error::{Error, Result};
 use crate::parallel;
+use crate::text::short_key;
 use crate::text::unicode::{ascii_non_space_mask, is_py_space, py_lower, py_split, AsciiWords};
-use crate::text::{long_key, short_key};
 
 /// sacrebleu's epsilon for `eps_smoothing`.
 const EPS: f64 = 1e-16;
@@ -642,6 +642,59 @@ fn for_each_digit_key(seq: &[u32], order: usize, base: usize, mut f: impl FnMut(
     }
 }
 
+/// Matching n-grams of orders 1..=order between `seqs[0]` (the hypothesis) and each later sequence
+/// of at most 64 symbols, appended to `out` reference by reference, by comparing symbols directly:
+/// bit j of `equal[i]` says whether reference symbol j equals hypothesis symbol i, so the
+/// reference n-grams equal to the hypothesis n-gram at i are the bits set in every
+/// `equal[i + k] >> k`, k < n. Each hypothesis n-gram takes the first of them not yet taken: that
+/// makes `min(hyp count, ref count)` pairs per n-gram, since the n-grams equal to one are the same
+/// positions for each of its occurrences, and those of different n-grams are disjoint.
+fn masked_matches(seqs: &[Vec<u64>], order: usize, equal: &mut Vec<u64>, out: &mut Vec<u64>) {
+    out.clear();
+    let Some((hyp, refs)) = seqs.split_first() else {
+        return;
+    };
+    for reference in refs {
+        equal.clear();
+        equal.extend(hyp.iter().map(|&h| {
+            reference
+                .iter()
+                .enumerate()
+                .fold(0u64, |bits, (j, &r)| bits | u64::from(r == h) << (j % 64))
+        }));
+        for n in 1..=order {
+            let mut taken = 0u64;
+            let mut matches = 0;
+            for at in equal.windows(n) {
+                let found = at
+                    .iter()
+                    .enumerate()
+                    .fold(!taken, |bits, (k, &e)| bits & e >> k);
+                let first = found & found.wrapping_neg();
+                taken |= first;
+                matches += u64::from(first != 0);
+            }
+            out.push(matches);
+        }
+    }
+}
+
+/// Word ids from 1 in the order of the words' keys, for [`order_matches`]; returns the widest id.
+fn renumber_words(words: &[Vec<u64>], keys: &mut Vec<u64>, ids: &mut Vec<Vec<u32>>) -> u32 {
+    keys.clear();
+    keys.extend(words.iter().flatten());
+    keys.sort_unstable();
+    keys.dedup();
+    reset(ids, words.len());
+    for (line, line_ids) in words.iter().zip(ids.iter_mut()) {
+        line_ids.extend(
+            line.iter()
+                .map(|k| keys.binary_search(k).map_or(0, |rank| rank as u32 + 1)),
+        );
+    }
+    keys.len() as u32
+}
+
 /// Renumber the ids of non-ASCII characters (code point + 1 > 128) to 129, 130, ... in code point
 /// order, so that the ids of a segment stay narrow enough to pack; returns the widest id.
 fn renumber_non_ascii(seqs: &mut [Vec<u32>], alphabet: &mut Vec<u32>) -> u32 {
@@ -719,119 +772,95 @@ fn triple(hyp_len: usize, ref_len: usize, n: usize, matches: u64) -> [u64; 3] {
 /// Buffers one worker reuses from segment to segment.
 #[derive(Default)]
 pub struct Scratch {
-    /// Character ids, then word ids, per line (the hypothesis first).
+    /// Character ids and word keys ([`LongWords::key`]), per line (the hypothesis first).
     chars: Vec<Vec<u32>>,
-    words: Vec<Vec<u32>>,
+    words: Vec<Vec<u64>>,
+    /// Word ids where the word keys are renumbered ([`renumber_words`]), and the keys in order.
+    word_ids: Vec<Vec<u32>>,
+    word_keys: Vec<u64>,
+    /// Per hypothesis word, the reference words equal to it ([`masked_matches`]).
+    equal: Vec<u64>,
     char_matches: Vec<u64>,
     word_matches: Vec<u64>,
     alphabet: Vec<u32>,
     counting: Counting,
-    vocab: Interner,
+    long_words: LongWords,
     lowered: Vec<String>,
     stats: Vec<u64>,
     best: Vec<u64>,
 }
 
-/// Word ids for one segment (equal words, equal ids, from 1): an open-addressing table reused from
-/// segment to segment, whose slots are emptied by moving to a new stamp rather than by rewriting
-/// them. A word of at most 7 bytes is its own key (`short_key`: its bytes and length), so it
-/// is found without comparing bytes and without a branch on whether it is new; a longer word is
-/// keyed by its hash (`long_key`) and compared with its bytes, kept in `bytes` at `long[slot.long]`.
+/// The top byte of the key of a word longer than 7 bytes: never a [`short_key`]'s length.
+const LONG_WORD: u64 = 0xFF << 56;
+
+/// Ids for the words of one segment longer than 7 bytes (equal words, equal ids): an
+/// open-addressing table of their hashes reused from segment to segment, whose slots are emptied
+/// by moving to a new stamp rather than by rewriting them; equal hashes are compared by the words'
+/// bytes, kept in `bytes` at `long[slot.long]`.
 #[derive(Default)]
-struct Interner {
+struct LongWords {
     hasher: RandomState,
     slots: Vec<Slot>,
     /// Slots in use: the first `mask + 1`.
     mask: usize,
     stamp: u32,
-    words: u32,
     bytes: Vec<u8>,
     long: Vec<std::ops::Range<usize>>,
 }
 
-/// A word's key and id, valid while `stamp` is the interner's.
+/// A word's hash and id, valid while `stamp` is the table's.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
-    key: u64,
-    id: u32,
+    hash: u64,
     stamp: u32,
     long: u32,
 }
 
-impl Interner {
+impl LongWords {
     /// Empty the table, sized for at most `words` distinct words (at most half the slots used).
     fn reset(&mut self, words: usize) {
         let size = (2 * words + 2).next_power_of_two();
         next_stamp(&mut self.slots, &mut self.stamp, size);
         self.mask = size - 1;
-        self.words = 0;
         self.bytes.clear();
         self.long.clear();
     }
 
-    fn len(&self) -> u32 {
-        self.words
-    }
-
-    fn id(&mut self, word: &str) -> u32 {
+    /// The key of a word, equal for equal words only: its [`short_key`] (its bytes and length)
+    /// where it has at most 7 bytes, else its id here after `LONG_WORD`.
+    fn key(&mut self, word: &str) -> u64 {
         let bytes = word.as_bytes();
-        let Some(key) = short_key(bytes) else {
-            return self.long_id(bytes);
-        };
-        let m = u128::from(key) * 0x9E37_79B9_7F4A_7C15;
-        let mut at = ((m as u64) ^ ((m >> 64) as u64)) as usize & self.mask;
-        // Probe to the word's slot or the first empty one.
-        while let Some(slot) = self.slots.get(at) {
-            if (slot.stamp != self.stamp) | (slot.key == key) {
-                break;
-            }
-            at = (at + 1) & self.mask;
-        }
-        let Some(slot) = self.slots.get_mut(at) else {
-            return 0;
-        };
-        let new = slot.stamp != self.stamp;
-        self.words += u32::from(new);
-        let id = if new { self.words } else { slot.id };
-        *slot = Slot {
-            key,
-            id,
-            stamp: self.stamp,
-            long: 0,
-        };
-        id
+        short_key(bytes).unwrap_or_else(|| LONG_WORD | u64::from(self.id(bytes)))
     }
 
-    fn long_id(&mut self, bytes: &[u8]) -> u32 {
-        let key = long_key(self.hasher.hash_one(bytes));
-        let mut at = key as usize & self.mask;
+    fn id(&mut self, bytes: &[u8]) -> u32 {
+        let hash = self.hasher.hash_one(bytes);
+        let mut at = hash as usize & self.mask;
         loop {
             match self.slots.get_mut(at) {
                 Some(slot) if slot.stamp != self.stamp => {
                     let start = self.bytes.len();
                     self.bytes.extend_from_slice(bytes);
-                    self.words += 1;
                     *slot = Slot {
-                        key,
-                        id: self.words,
+                        hash,
                         stamp: self.stamp,
                         long: self.long.len() as u32,
                     };
                     self.long.push(start..self.bytes.len());
-                    return self.words;
+                    return slot.long;
                 }
                 Some(slot)
-                    if slot.key == key
+                    if slot.hash == hash
                         && self
                             .long
                             .get(slot.long as usize)
                             .and_then(|r| self.bytes.get(r.clone()))
                             == Some(bytes) =>
                 {
-                    return slot.id;
+                    return slot.long;
                 }
                 Some(_) => at = (at + 1) & self.mask,
-                None => return 0,
+                None => return u32::MAX,
             }
         }
     }
@@ -852,7 +881,7 @@ fn next_stamp<T: Clone + Default>(slots: &mut Vec<T>, stamp: &mut u32, size: usi
 }
 
 /// Empty `n` reusable rows.
-fn reset(rows: &mut Vec<Vec<u32>>, n: usize) {
+fn reset<T>(rows: &mut Vec<Vec<T>>, n: usize) {
     if rows.len() < n {
         rows.resize_with(n, Vec::new);
     }
@@ -900,7 +929,7 @@ pub fn segment_stats_with<'s>(
     if cfg.word_order > 0 {
         // Words are disjoint and non-empty: at most one per byte.
         scratch
-            .vocab
+            .long_words
             .reset((0..n_lines).map(|k| line(k).len()).sum());
     }
     let mut all_ascii = true;
@@ -914,8 +943,8 @@ pub fn segment_stats_with<'s>(
         let text = line(k);
         let ascii = text.is_ascii();
         all_ascii &= ascii;
-        let vocab = &mut scratch.vocab;
-        let mut word = |w| for_each_token(w, |t| words.push(vocab.id(t)));
+        let long_words = &mut scratch.long_words;
+        let mut word = |w| for_each_token(w, |t| words.push(long_words.key(t)));
         if ascii {
             scan_ascii(text, cfg.whitespace, chars, cfg.word_order > 0, word);
         } else {
@@ -942,27 +971,42 @@ pub fn segment_stats_with<'s>(
         &mut scratch.counting,
         &mut scratch.char_matches,
     );
-    let widest = scratch.vocab.len();
-    order_matches(
-        words,
-        widest,
-        cfg.word_order,
-        &mut scratch.counting,
-        &mut scratch.word_matches,
-    );
+    if words.iter().skip(1).all(|w| w.len() <= 64) {
+        masked_matches(
+            words,
+            cfg.word_order,
+            &mut scratch.equal,
+            &mut scratch.word_matches,
+        );
+    } else {
+        let widest = renumber_words(words, &mut scratch.word_keys, &mut scratch.word_ids);
+        order_matches(
+            &scratch.word_ids[..n_lines],
+            widest,
+            cfg.word_order,
+            &mut scratch.counting,
+            &mut scratch.word_matches,
+        );
+    }
 
     let mut best_f = -1.0;
     for k in 1..n_lines {
         scratch.stats.clear();
-        for (seqs, matches, order) in [
-            (&*chars, &scratch.char_matches, cfg.char_order),
-            (words, &scratch.word_matches, cfg.word_order),
+        for ((hyp_len, ref_len), matches, order) in [
+            (
+                (chars[0].len(), chars[k].len()),
+                &scratch.char_matches,
+                cfg.char_order,
+            ),
+            (
+                (words[0].len(), words[k].len()),
+                &scratch.word_matches,
+                cfg.word_order,
+            ),
         ] {
             let per_ref = matches.chunks_exact(order.max(1)).nth(k - 1).unwrap_or(&[]);
             for (n, &m) in per_ref.iter().enumerate() {
-                scratch
-                    .stats
-                    .extend(triple(seqs[0].len(), seqs[k].len(), n + 1, m));
+                scratch.stats.extend(triple(hyp_len, ref_len, n + 1, m));
             }
         }
         // With one reference there is nothing to choose.
@@ -1092,6 +1136,11 @@ mod tests {
                 sorting.identical.backoff.skips = vec![(u32::MAX, 0)];
                 order_matches(&seqs, widest, order, &mut sorting, &mut out);
                 assert_eq!(out, expected);
+                if reference.len() <= 64 {
+                    let keys = seqs.map(|ids| ids.iter().map(|&id| u64::from(id)).collect());
+                    masked_matches(&keys, order, &mut Vec::new(), &mut out);
+                    assert_eq!(out, expected);
+                }
                 out.clear();
                 overlap(
                     sliced_steps(&hyp, &reference, order).into_iter(),
@@ -1099,6 +1148,33 @@ mod tests {
                     &mut out,
                 );
                 assert_eq!(out, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn word_keys_and_renumbered_ids_are_equal_exactly_for_equal_words() {
+        let words = [
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgh",
+            "abcdefghi",
+            "a\0",
+            "abcdefgh\0",
+        ];
+        let mut long_words = LongWords::default();
+        long_words.reset(64);
+        let keys: Vec<u64> = words.iter().map(|w| long_words.key(w)).collect();
+        let mut ids = Vec::new();
+        let widest = renumber_words(std::slice::from_ref(&keys), &mut Vec::new(), &mut ids);
+        assert_eq!(widest, 7);
+        for (a, (ka, ia)) in words.iter().zip(keys.iter().zip(&ids[0])) {
+            assert!(*ia >= 1 && *ia <= widest);
+            for (b, (kb, ib)) in words.iter().zip(keys.iter().zip(&ids[0])) {
+                assert_eq!(a == b, ka == kb, "{a:?} {b:?}");
+                assert_eq!(a == b, ia == ib, "{a:?} {b:?}");
             }
         }
     }

@@ -295,3 +295,22 @@ def test_compat_errors_like_sacrebleu() -> None:
         compat.sentence_chrf("x", [None])
     with pytest.raises(RuntimeError, match="No references provided"):
         compat.CHRF().corpus_score(["x"], None)
+
+
+@pytest.mark.parametrize("word_order", [1, 2, 3])
+def test_references_around_64_words(word_order: int) -> None:
+    """Word n-grams are matched word against word where every reference has at most 64 words (one
+    bit per word) and counted by word ids beyond: references of 60 to 74 words (punctuation split
+    off) and of about 160, alone and together with a short one, against sacrebleu."""
+    with (resources.files("rapideval") / "data" / "example.jsonl").open(encoding="utf8") as lines:
+        rows = [json.loads(line) for line in lines][:60]
+    words = " ".join(r["reference"] for r in rows).split()
+    hyp_words = " ".join(r["response"] for r in rows).split()
+    hyps, references = [], []
+    for start in range(0, 40, 3):
+        for n in (48, 50, 52, 54, 130):
+            hyps.append(" ".join(hyp_words[start : start + n - 5]))
+            references.append([" ".join(words[start : start + n]), " ".join(words[start + 1 : start + 12])])
+    for refs in ([r[:1] for r in references], references):
+        expected = [sacrebleu.sentence_chrf(h, r, word_order=word_order).score.hex() for h, r in zip(hyps, refs)]
+        assert [x.hex() for x in chrf(hyps, refs, word_order=word_order).tolist()] == expected
