@@ -16,7 +16,9 @@
 //! Packed suffixes found identically on both sides are paired off first, which leaves less to
 //! sort where the texts share much of their wording ([`IdenticalSuffixes`]); where they share
 //! almost nothing, the suffixes whose first two symbols the other side lacks are left out instead
-//! ([`SharedBigrams`]).
+//! ([`SharedBigrams`]). Few distinct symbols are counted in a table instead of sorted, and the
+//! words of a reference of at most 64 words are compared with the hypothesis's one by one
+//! ([`masked_matches`]): a sentence has too few words to pay for numbering them.
 
 use ahash::RandomState;
 
@@ -808,7 +810,7 @@ struct LongWords {
     long: Vec<std::ops::Range<usize>>,
 }
 
-/// A word's hash and id, valid while `stamp` is the table's.
+/// A long word's hash and id (its place in `long`), valid while `stamp` is the table's.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     hash: u64,
