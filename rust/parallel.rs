@@ -560,12 +560,9 @@ mod tests {
                 3,
                 4,
                 || [0u64; 3],
-                |scratch, &x, &y| match row(fail, x, y) {
-                    Ok(counts) => {
-                        *scratch = counts;
-                        Ok(&scratch[..])
-                    }
-                    Err(e) => Err(e),
+                |scratch, &x, &y| {
+                    *scratch = row(fail, x, y)?;
+                    Ok::<_, u64>(&scratch[..])
                 },
             );
             (columns, sums)

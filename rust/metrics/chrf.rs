@@ -653,7 +653,7 @@ fn for_each_digit_key(seq: &[u32], order: usize, base: usize, mut f: impl FnMut(
 /// positions for each of its occurrences, and those of different n-grams are disjoint.
 fn masked_matches(seqs: &[Vec<u64>], order: usize, equal: &mut Vec<u64>, out: &mut Vec<u64>) {
     out.clear();
-    let Some((hyp, refs)) = seqs.split_first() else {
+    let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
         return;
     };
     for reference in refs {
