@@ -91,6 +91,19 @@ class ThreadScaling:
         """Pairs per second of the calls at once (all of them) over one call's, median over the rounds."""
         return median_ratio(self.at_once, self.threads * pairs, self.one, pairs)
 
+    def rows(self, pairs: int) -> list[tuple[str, float, str, str]]:
+        """(label, pairs per second, ratio to one thread, note) of one thread, all threads and the
+        calls at once, all from these rounds. The rates are medians of the times and the ratios
+        medians of the rounds' ratios, so two rates' quotient can differ a little from the ratio."""
+        k = self.threads
+        return [
+            ("rapideval (1 thread, same rounds)", pairs / statistics.median(self.one), "", ""),
+            (f"rapideval ({k} threads)", pairs / statistics.median(self.all_threads),
+             f"{self.all_threads_ratio(pairs):.2f}x 1 thr", ""),
+            (f"{k} one-thread calls at once", k * pairs / statistics.median(self.at_once),
+             f"{self.at_once_ratio(pairs):.2f}x 1 thr", "(independent calls)"),
+        ]
+
 
 def thread_scaling(fn: Callable[[], Any], rounds: int) -> ThreadScaling:
     """Wall times of `fn` on one thread, on all threads, and of as many one-thread calls of `fn`

@@ -69,12 +69,9 @@ def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], ref
 def report(times: dict[str, list[float]], scaling: ThreadScaling, n: int, n_ref: int, values: str) -> None:
     """Rows for rapideval on one thread and for sacrebleu (`times`, interleaved rounds), and for
     rapideval on all threads and as one-thread calls at once (`scaling`)."""
-    k = scaling.threads
     row("rapideval (1 thread)", n / statistics.median(times["ours"]), "", "")
-    row(f"rapideval ({k} threads)", n / statistics.median(scaling.all_threads),
-        f"{scaling.all_threads_ratio(n):.2f}x 1 thr", "")
-    row(f"{k} one-thread calls at once", k * n / statistics.median(scaling.at_once),
-        f"{scaling.at_once_ratio(n):.2f}x 1 thr", "(independent calls)")
+    for label, rate, ratio, note in scaling.rows(n):
+        row(label, rate, ratio, note)
     row("sacrebleu 2.6.0", n_ref / statistics.median(times["sacrebleu"]),
         f"{median_ratio(times['ours'], n, times['sacrebleu'], n_ref):,.1f}x", values)
 

@@ -71,11 +71,8 @@ def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarra
     n = len(values) // values_per_pair
     rate = lambda key, pairs: pairs / statistics.median(times[key])  # noqa: E731
     print(f"  {'rapideval (1 thread)':<40} {rate('ours', n):>12,.0f} pairs/s")
-    k = scaling.threads
-    print(f"  {f'rapideval ({k} threads)':<40} {n / statistics.median(scaling.all_threads):>12,.0f} pairs/s  "
-          f"{scaling.all_threads_ratio(n):.2f}x 1 thread")
-    print(f"  {f'{k} one-thread calls at once':<40} {k * n / statistics.median(scaling.at_once):>12,.0f} pairs/s  "
-          f"{scaling.at_once_ratio(n):.2f}x 1 thread (independent calls)")
+    for label, scaled_rate, ratio, note in scaling.rows(n):
+        print(f"  {label:<40} {scaled_rate:>12,.0f} pairs/s  {ratio} {note}".rstrip())
     if ours_distinct is not None:
         label = f"rapideval (1 thread, {n_ref} pairs, new words)"
         print(f"  {label:<40} {rate('distinct', n_ref):>12,.0f} pairs/s  "

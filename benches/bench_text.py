@@ -86,12 +86,9 @@ def bench_task(table: Table, task: str, n_ref: int, repeats: int,
         assert np.array_equal(values.view(np.int64), out[name].view(np.int64)), f"{name} disagrees"
     n = len(values)
     t1 = statistics.median(times["ours"])
-    threads = scaling.threads
     table.add(task, "rapideval (1 thread)", n / t1, "", "")
-    table.add(task, f"rapideval ({threads} threads)", n / statistics.median(scaling.all_threads),
-              f"{scaling.all_threads_ratio(n):.2f}x 1 thr", "")
-    table.add(task, f"{threads} one-thread calls at once", threads * n / statistics.median(scaling.at_once),
-              f"{scaling.at_once_ratio(n):.2f}x 1 thr", "(independent calls)")
+    for label, rate, ratio, note in scaling.rows(n):
+        table.add(task, label, rate, ratio, note)
     for name in references:
         rate = n_ref / statistics.median(times[name])
         agree = agreement(values[:n_ref], out[name]) if name == exact else "(different definition)"

@@ -10,6 +10,7 @@
 
 use std::any::Any;
 use std::cell::Cell;
+use std::cmp::Reverse;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -61,7 +62,7 @@ fn map_indices<S, O: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, usize) -> Option<O> + Sync,
 ) -> Vec<O> {
-    let mut parts = blocks(len, min_len, init, |scratch, rows| {
+    let mut parts = blocks(len, min_len, 0, init, |scratch, rows| {
         let mut out = Vec::with_capacity(rows.len());
         out.extend(rows.filter_map(|i| f(scratch, i)));
         out
@@ -78,17 +79,19 @@ fn map_indices<S, O: Send>(
 }
 
 /// `block(scratch, rows)` of blocks of rows that cover `0..len`, in row order: one block on this
-/// thread, or blocks shared with the pool of [`with_pool`] if this thread has one.
+/// thread, or blocks shared with the pool of [`with_pool`] if this thread has one, of at least
+/// `min_len` rows (but the last) after the first `one_by_one` rows, which are taken one at a time.
 fn blocks<S, B: Send>(
     len: usize,
     min_len: usize,
+    one_by_one: usize,
     init: impl Fn() -> S + Sync,
     block: impl Fn(&mut S, Range<usize>) -> B + Sync,
 ) -> Vec<B> {
     let pool = POOL.take();
     let _restore = Restore(pool.clone());
     match pool {
-        Some(pool) => shared(&pool, len, min_len, init, block),
+        Some(pool) => shared(&pool, len, min_len, one_by_one, init, block),
         None => vec![block(&mut init(), 0..len)],
     }
 }
@@ -98,6 +101,7 @@ fn shared<S, B: Send>(
     helpers: &Helpers,
     len: usize,
     min_len: usize,
+    one_by_one: usize,
     init: impl Fn() -> S + Sync,
     block: impl Fn(&mut S, Range<usize>) -> B + Sync,
 ) -> Vec<B> {
@@ -107,7 +111,7 @@ fn shared<S, B: Send>(
     let work = || {
         let mut scratch = None;
         let mut parts = Vec::new();
-        while let Some(rows) = claim(&next, len, min_len, threads) {
+        while let Some(rows) = claim(&next, len, min_len, one_by_one, threads) {
             let scratch = scratch.get_or_insert_with(&init);
             parts.push((rows.start, block(scratch, rows)));
         }
@@ -352,7 +356,7 @@ pub fn columns_of_pairs<A: Sync, B: Sync, S, E: Send>(
     let mut columns: Vec<Vec<f64>> = (0..width).map(|_| Vec::with_capacity(len)).collect();
     let out = ColumnWriter::new(&mut columns, len);
     let init = || (init(), vec![0.0; width]);
-    let written = blocks(len, min_len, init, |(scratch, row), rows| {
+    let written = blocks(len, min_len, 0, init, |(scratch, row), rows| {
         let mut written = 0;
         for i in rows {
             let (Some(x), Some(y)) = (a.get(i), b.get(i)) else {
@@ -388,7 +392,7 @@ pub fn sum_pairs<A: Sync, B: Sync, S, E: Send>(
     f: impl for<'s> Fn(&'s mut S, &A, &B) -> Result<&'s [u64], E> + Sync,
 ) -> Result<Vec<u64>, (usize, E)> {
     let len = a.len().min(b.len());
-    let sums = blocks(len, min_len, init, |scratch, rows| {
+    let sums = blocks(len, min_len, 0, init, |scratch, rows| {
         let mut sums = vec![0u64; width];
         for i in rows {
             let (Some(x), Some(y)) = (a.get(i), b.get(i)) else {
@@ -449,15 +453,26 @@ impl<'a> ColumnWriter<'a> {
     }
 }
 
-/// The next block of rows, if any are left: an eighth of each thread's share of the rows left (at
-/// least `min_len`), so blocks shrink as the end nears and the threads finish together.
-fn claim(next: &AtomicUsize, len: usize, min_len: usize, threads: usize) -> Option<Range<usize>> {
+/// The next block of rows, if any are left: one row below `one_by_one`, then an eighth of each
+/// thread's share of the rows left (at least `min_len`), so blocks shrink as the end nears and the
+/// threads finish together.
+fn claim(
+    next: &AtomicUsize,
+    len: usize,
+    min_len: usize,
+    one_by_one: usize,
+    threads: usize,
+) -> Option<Range<usize>> {
     let mut start = next.load(Ordering::Relaxed);
     loop {
         if start >= len {
             return None;
         }
-        let size = ((len - start) / (8 * threads)).max(min_len).max(1);
+        let size = if start < one_by_one {
+            1
+        } else {
+            ((len - start) / (8 * threads)).max(min_len).max(1)
+        };
         let end = len.min(start.saturating_add(size));
         match next.compare_exchange_weak(start, end, Ordering::Relaxed, Ordering::Relaxed) {
             Ok(_) => return Some(start..end),
@@ -492,6 +507,73 @@ pub fn map_pairs<A: Sync, B: Sync, O: Send>(
     f: impl Fn(&A, &B) -> O + Sync,
 ) -> Vec<O> {
     map_pairs_init(a, b, min_len, || (), |(), x, y| f(x, y))
+}
+
+/// `f(a[i], b[i])` for every `i` below both lengths, in order (as [`map_pairs`]), for rows whose
+/// cost varies by orders of magnitude: one TER row whose words were moved around can cost as much
+/// as hundreds of others, and if it starts late it keeps one thread busy after the others have run
+/// out. Shared with a pool, heavy rows by `weight` go first, one at a time (see [`heaviest_first`]).
+pub fn map_pairs_heaviest_first<A: Sync, B: Sync, O: Send>(
+    a: &[A],
+    b: &[B],
+    weight: impl Fn(&A, &B) -> u64,
+    f: impl Fn(&A, &B) -> O + Sync,
+) -> Vec<O> {
+    let threads = sharing_threads();
+    if threads < 2 {
+        return map_pairs(a, b, 1, f);
+    }
+    let weights: Vec<u64> = a.iter().zip(b).map(|(x, y)| weight(x, y)).collect();
+    let (order, heavy) = heaviest_first(&weights, threads);
+    if heavy == 0 {
+        return map_pairs(a, b, 1, f);
+    }
+    let parts = blocks(
+        order.len(),
+        1,
+        heavy,
+        || (),
+        |(), positions| {
+            let rows = order.get(positions).unwrap_or_default();
+            let pair = |i: usize| Some((i, f(a.get(i)?, b.get(i)?)));
+            rows.iter().filter_map(|&i| pair(i)).collect::<Vec<_>>()
+        },
+    );
+    let mut out: Vec<Option<O>> = std::iter::repeat_with(|| None).take(order.len()).collect();
+    for (i, value) in parts.into_iter().flatten() {
+        if let Some(slot) = out.get_mut(i) {
+            *slot = Some(value);
+        }
+    }
+    out.into_iter().flatten().collect()
+}
+
+/// The order `threads` threads take rows of these `weights` in, and how many heavy rows lead it:
+/// the rows of a weight over 1/128 of a thread's share of the total, heaviest first, then the
+/// others in row order. The margin is wide because a weight (TER's: the lengths) can miss a row's
+/// cost tenfold; among many rows of like weight none is heavy, and the order stays as it is.
+fn heaviest_first(weights: &[u64], threads: usize) -> (Vec<usize>, usize) {
+    let total: u128 = weights.iter().map(|&w| u128::from(w)).sum();
+    let heavy_above = total / (128 * threads.max(1) as u128);
+    let is_heavy = |i: &usize| {
+        weights
+            .get(*i)
+            .is_some_and(|&w| u128::from(w) > heavy_above)
+    };
+    let mut order: Vec<usize> = (0..weights.len()).filter(is_heavy).collect();
+    order.sort_by_key(|&i| Reverse(weights.get(i).copied()));
+    let heavy = order.len();
+    order.extend((0..weights.len()).filter(|i| !is_heavy(i)));
+    (order, heavy)
+}
+
+/// How many threads take the rows of this thread's loops: itself and its pool's (see
+/// [`with_pool`]).
+fn sharing_threads() -> usize {
+    let pool = POOL.take();
+    let threads = pool.as_ref().map_or(0, |helpers| helpers.threads()) + 1;
+    POOL.set(pool);
+    threads
 }
 
 #[cfg(test)]
@@ -654,21 +736,64 @@ mod tests {
     }
 
     #[test]
+    fn heavy_rows_go_first_and_results_stay_in_row_order() {
+        let mut weights = vec![10u64; 1000];
+        for (i, w) in [(3, 500), (998, 900), (500, 700), (999, 10_000)] {
+            if let Some(slot) = weights.get_mut(i) {
+                *slot = w;
+            }
+        }
+        // The total is 12,060: over 12,060 / 256 = 47 is heavy on two threads.
+        let (order, heavy) = heaviest_first(&weights, 2);
+        assert_eq!(heavy, 4);
+        assert_eq!(order.get(..4), Some(&[999, 998, 500, 3][..]));
+        let light: Vec<usize> = (0..1000)
+            .filter(|i| ![3, 500, 998, 999].contains(i))
+            .collect();
+        assert_eq!(order.get(4..), Some(&light[..]));
+        assert_eq!(
+            heaviest_first(&[7; 1000], 2).1,
+            0,
+            "no row of like rows is heavy"
+        );
+        assert_eq!(heaviest_first(&[], 2), (vec![], 0));
+
+        let rows: Vec<u64> = (0..1000).collect();
+        let expected: Vec<u64> = rows.iter().map(|&x| x * 3 + weights[x as usize]).collect();
+        let run = || map_pairs_heaviest_first(&rows, &weights, |_, &w| w, |&x, &w| x * 3 + w);
+        assert_eq!(run(), expected);
+        let pool = Arc::new(Helpers::new(3).expect("test helpers"));
+        assert_eq!(with_pool(pool, run), expected);
+    }
+
+    #[test]
     fn blocks_cover_every_row_once_and_shrink() {
-        for (len, min_len, threads) in [(0, 1, 2), (1, 16, 2), (5000, 8, 2), (777, 1, 3)] {
+        let cases = [
+            (0, 1, 0, 2),
+            (1, 16, 0, 2),
+            (5000, 8, 0, 2),
+            (777, 1, 0, 3),
+            (300, 4, 40, 2),
+        ];
+        for (len, min_len, one_by_one, threads) in cases {
             let next = AtomicUsize::new(0);
             let blocks: Vec<Range<usize>> =
-                std::iter::from_fn(|| claim(&next, len, min_len, threads)).collect();
+                std::iter::from_fn(|| claim(&next, len, min_len, one_by_one, threads)).collect();
             let mut expected_start = 0;
             for (k, block) in blocks.iter().enumerate() {
                 assert_eq!(block.start, expected_start);
                 let last = k + 1 == blocks.len();
-                assert!(block.len() >= min_len.min(len) || last);
+                if block.start < one_by_one {
+                    assert_eq!(block.len(), 1);
+                } else {
+                    assert!(block.len() >= min_len.min(len) || last);
+                }
                 expected_start = block.end;
             }
             assert_eq!(expected_start, len);
-            let sizes: Vec<usize> = blocks.iter().map(Range::len).collect();
+            let sizes: Vec<usize> = blocks.iter().skip(one_by_one).map(Range::len).collect();
             assert!(sizes.windows(2).all(|w| w[0] >= w[1]) || sizes.len() < 2);
+            assert!(sizes.first().is_none_or(|&first| first > 1) || len < 100);
         }
     }
 }

@@ -600,6 +600,17 @@ pub fn compute_ter(stats: TerStats) -> TerScore {
     }
 }
 
+/// How much a segment's TER may cost, for the order rows are taken in: its shift search grows
+/// with the hypothesis times each reference (see [`parallel::map_pairs_heaviest_first`]).
+fn weight<'a, R: AsRef<[&'a str]>>(hypothesis: &&str, references: &R) -> u64 {
+    let hypothesis = hypothesis.len() as u64;
+    references
+        .as_ref()
+        .iter()
+        .map(|r| hypothesis.saturating_mul(r.len() as u64))
+        .fold(0, u64::saturating_add)
+}
+
 /// `TER(...).sentence_score(hypothesis, references)`.
 pub fn sentence_ter(
     opts: TercomOptions,
@@ -615,7 +626,7 @@ pub fn sentence_ter_batch<'a, R: AsRef<[&'a str]> + Sync>(
     hypotheses: &[&str],
     references: &[R],
 ) -> Vec<Result<f64>> {
-    parallel::map_pairs(hypotheses, references, 1, |h, r| {
+    parallel::map_pairs_heaviest_first(hypotheses, references, weight, |h, r| {
         sentence_ter(opts, h, r.as_ref()).map(|s| s.score)
     })
 }
@@ -632,9 +643,10 @@ pub fn corpus_ter<'a, R: AsRef<[&'a str]> + Sync>(
             "corpus TER needs at least one segment".to_string(),
         ));
     }
-    let segments: Vec<Result<TerStats>> = parallel::map_pairs(hypotheses, references, 1, |h, r| {
-        segment_stats(opts, h, r.as_ref())
-    });
+    let segments: Vec<Result<TerStats>> =
+        parallel::map_pairs_heaviest_first(hypotheses, references, weight, |h, r| {
+            segment_stats(opts, h, r.as_ref())
+        });
     let mut total = TerStats {
         edits: 0,
         ref_length: 0.0,

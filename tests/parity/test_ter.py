@@ -22,6 +22,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
 from bad_inputs import BAD_TEXT_COLUMNS  # noqa: E402
 from strategies import fragment_text, overlapping_pairs, prose_text, texts, word_text  # noqa: E402
 
+import rapideval  # noqa: E402
 from rapideval.compat import sacrebleu as compat  # noqa: E402
 from rapideval.metrics.ter import corpus_ter, ter  # noqa: E402
 
@@ -142,6 +143,30 @@ def test_sentence_batch(segments: list[tuple[str, list[str]]], opts: dict) -> No
     metric = TER(**opts)
     expected = [metric.sentence_score(h, r).score.hex() for h, r in segments]
     assert [x.hex() for x in ter(hyps, rows, **opts).tolist()] == expected
+
+
+@settings(max_examples=max(10, settings().max_examples // 10))
+@given(st.lists(segment, min_size=16, max_size=40), st.lists(st.tuples(st.integers(0, 39), shuffled())), options)
+def test_batches_with_heavy_rows_on_threads(segments: list[tuple[str, list[str]]],
+                                            heavy: list[tuple[int, tuple[str, str]]], opts: dict) -> None:
+    # Batches of 16 rows or more are shared with the pool's threads, which take the rows of long
+    # shuffled segments first and one at a time; the scores must stay in row order, whatever the
+    # thread count.
+    for at, (hyp, ref) in heavy:
+        segments.insert(min(at, len(segments)), (hyp, [ref]))
+    hyps = [h for h, _ in segments]
+    rows = [r for _, r in segments]
+    metric = TER(**opts)
+    expected = [metric.sentence_score(h, r).score.hex() for h, r in segments]
+    total = metric.corpus_score(hyps, to_streams(rows))
+    try:
+        for threads in (1, 2, 3):
+            rapideval.set_num_threads(threads)
+            assert [x.hex() for x in ter(hyps, rows, **opts).tolist()] == expected, threads
+            ours = corpus_ter(hyps, rows, **opts)
+            assert (ours.num_edits, ours.ref_length.hex()) == (total.num_edits, total.ref_length.hex()), threads
+    finally:
+        rapideval.set_num_threads(0)
 
 
 @given(prose_text, prose_text)
