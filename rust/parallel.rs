@@ -743,7 +743,7 @@ mod tests {
                 *slot = w;
             }
         }
-        // The total is 12,060: over 12,060 / 256 = 47 is heavy on two threads.
+        // The total is 22,060: a weight over 22,060 / 256 = 86 is heavy on two threads.
         let (order, heavy) = heaviest_first(&weights, 2);
         assert_eq!(heavy, 4);
         assert_eq!(order.get(..4), Some(&[999, 998, 500, 3][..]));
