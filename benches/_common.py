@@ -91,27 +91,26 @@ class ThreadScaling:
         """Pairs per second of the calls at once (all of them) over one call's, median over the rounds."""
         return median_ratio(self.at_once, self.threads * pairs, self.one, pairs)
 
-    def quietest_ratio(self, times: list[float], copies: int) -> float:
+    def fastest_rounds_ratio(self, times: list[float], copies: int) -> float:
         """Pairs per second of `times`' fastest round (`copies` calls' worth of pairs) over those of
-        the one-thread call's fastest round: the machine's pauses only ever add time, so each
-        configuration's fastest round is its nearest to the machine's undisturbed speed, and this
-        ratio is what the code gives when the host lets it, where the median ratio is what it gave
-        on this host as it was."""
+        the one-thread call's fastest round. The machine's pauses only ever add time, so each call's
+        fastest round is its least disturbed one; on a host that is busy throughout, it is still
+        disturbed, so this ratio is a second view of the same rounds, not a bound."""
         return copies * min(self.one) / min(times)
 
     def rows(self, pairs: int) -> list[tuple[str, float, str, str]]:
         """(label, pairs per second, ratio to one thread, note) of one thread, all threads and the
         calls at once, all from these rounds. The rates are medians of the times and the ratios
         medians of the rounds' ratios, so two rates' quotient can differ a little from the ratio;
-        the note gives the ratio of the fastest rounds (`quietest_ratio`)."""
+        the note gives the ratio of the fastest rounds (`fastest_rounds_ratio`)."""
         k = self.threads
-        quietest = lambda times, copies: f"(fastest rounds: {self.quietest_ratio(times, copies):.2f}x)"  # noqa: E731
+        fastest = lambda times, copies: f"(fastest rounds: {self.fastest_rounds_ratio(times, copies):.2f}x)"  # noqa: E731
         return [
             ("rapideval (1 thread, same rounds)", pairs / statistics.median(self.one), "", ""),
             (f"rapideval ({k} threads)", pairs / statistics.median(self.all_threads),
-             f"{self.all_threads_ratio(pairs):.2f}x 1 thr", quietest(self.all_threads, 1)),
+             f"{self.all_threads_ratio(pairs):.2f}x 1 thr", fastest(self.all_threads, 1)),
             (f"{k} one-thread calls at once", k * pairs / statistics.median(self.at_once),
-             f"{self.at_once_ratio(pairs):.2f}x 1 thr", f"(independent calls) {quietest(self.at_once, k)}"),
+             f"{self.at_once_ratio(pairs):.2f}x 1 thr", f"(independent calls) {fastest(self.at_once, k)}"),
         ]
 
 

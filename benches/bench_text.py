@@ -13,8 +13,8 @@ ratios the medians of the ratios within each round (the machine's speed drifts l
 The all-threads rate and its ratio to one thread come from 3 x --repeats further rounds of just those
 two calls and of one-thread calls made at once from as many Python threads as the pool has (a 2-thread
 call waits for its slower thread, so it is the noisiest figure; the calls at once share nothing but the
-machine, so their ratio is what this machine gives independent copies of the work then;
-in brackets, the same ratio between each call's fastest round: what the code gives when the host lets it).
+machine, so their ratio is what this machine gives independent copies of the work then; in brackets,
+the same ratios between each call's fastest round).
 Speed is measured here and never asserted in tests.
 
 Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
