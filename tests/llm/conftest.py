@@ -1,4 +1,5 @@
-"""Fixtures of the judge runtime tests: the loopback server and clients wired to it with fast retries."""
+"""Fixtures of the judge runtime tests: the loopback server and clients wired to it with fast retries, and a
+real llama.cpp server (SmolLM2-135M-Instruct) for the local-server tests."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 from judge_helpers import FAST_RETRY, NO_LIMITS, SECRET
 from judge_server import JudgeServer
+from local_model import smollm2_path
 from rapideval.llm import JudgeClient
+from rapideval.llm.local import LocalServer
 
 
 @pytest.fixture
@@ -47,3 +50,12 @@ def client_for(tmp_path: pathlib.Path) -> Iterator[Callable[..., JudgeClient]]:
     yield make
     for c in clients:
         c.close()
+
+
+@pytest.fixture(scope="session")
+def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    """One llama.cpp server on SmolLM2-135M-Instruct for the whole session: 2 slots (so ``n=2`` works),
+    chat and embeddings, its errors logged under the session's tmp dir."""
+    log = tmp_path_factory.mktemp("local-server") / "server.log"
+    with LocalServer(smollm2_path(), slots=2, ctx_per_slot=2048, log_path=log) as server:
+        yield server
