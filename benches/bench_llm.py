@@ -59,13 +59,18 @@ def _requests(n: int, tag: str) -> list[JudgeRequest]:
     ]
 
 
+def _judge(server: Server, limits: Limits, cache: pathlib.Path | None) -> JudgeClient:
+    free = {"bench": (0.0, 0.0)}  # priced, so that the runtime does not warn about a model without a price
+    return JudgeClient("bench", api_key="sk-bench", base_url=server.url, prices=free, cache=cache, limits=limits)
+
+
 def bench_rate(seconds: float) -> None:
     rpm = 1200
     server = Server(latency=0.02, record=True)
     try:
         n = int(seconds * rpm / 60 * 1.1) + 10  # enough to keep the limiter busy past the window
         limits = Limits(rpm=rpm, tpm=None, concurrency=32, timeout=10)
-        with JudgeClient("bench", api_key="sk-bench", base_url=server.url, cache=None, limits=limits) as judge:
+        with _judge(server, limits, None) as judge:
             run = judge.run(_requests(n, "rate"), progress=False)
         arrivals = sorted(server.stats()["arrivals"])
     finally:
@@ -115,15 +120,15 @@ def bench_overhead(calls: int) -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             # Warm up imports, pydantic schemas and connections.
-            with JudgeClient("bench", api_key="sk-bench", base_url=server.url, cache=None, limits=limits) as judge:
+            with _judge(server, limits, None) as judge:
                 judge.run(_requests(200, "warm"), progress=False)
             asyncio.run(_bare(server.url, 200, concurrency))
 
             bare = _cpu_per_call(lambda: asyncio.run(_bare(server.url, calls, concurrency)), calls)
-            with JudgeClient("bench", api_key="sk-bench", base_url=server.url, cache=None, limits=limits) as judge:
+            with _judge(server, limits, None) as judge:
                 ours = _cpu_per_call(lambda: judge.run(_requests(calls, "nocache"), progress=False), calls)
             path = pathlib.Path(tmp) / "bench.sqlite3"
-            with JudgeClient("bench", api_key="sk-bench", base_url=server.url, cache=path, limits=limits) as judge:
+            with _judge(server, limits, path) as judge:
                 cached = _cpu_per_call(lambda: judge.run(_requests(calls, "cache"), progress=False), calls)
                 hits = _cpu_per_call(lambda: judge.run(_requests(calls, "cache"), progress=False), calls)
     finally:

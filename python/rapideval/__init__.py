@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from . import llm
     from .llm import (
         Budget,
+        CircuitBreaker,
         DryRun,
         JudgeClient,
         JudgeFailure,
@@ -45,8 +46,8 @@ if TYPE_CHECKING:
 
 # The LLM judge runtime imports openai and httpx: loaded on first use, not by `import rapideval`.
 _LLM_NAMES = frozenset(
-    {"Budget", "DryRun", "JudgeClient", "JudgeFailure", "JudgeRequest", "JudgeResult", "JudgeRun", "Limits",
-     "RetryPolicy", "Sampling", "Usage"}
+    {"Budget", "CircuitBreaker", "DryRun", "JudgeClient", "JudgeFailure", "JudgeRequest", "JudgeResult", "JudgeRun",
+     "Limits", "RetryPolicy", "Sampling", "Usage"}
 )
 
 
@@ -64,6 +65,7 @@ __all__ = [
     "BootstrapCI",
     "Budget",
     "chrf",
+    "CircuitBreaker",
     "CHRFScore",
     "cohen_kappa",
     "corpus_chrf",

@@ -94,6 +94,8 @@ class JudgeServer:
         reject_formats: tuple[str, ...] = (),
         embedding: Callable[[str], list[float]] = default_embedding,
         record: bool = True,
+        model: str | None = None,
+        one_choice_usage: bool = False,
     ) -> None:
         self.answer = answer
         self.script = script
@@ -102,6 +104,11 @@ class JudgeServer:
         self.reject_formats = reject_formats
         self.embedding = embedding
         self.record = record
+        self.model = model
+        """The model name reported in every response (default: the requested one, as OpenAI does)."""
+        self.one_choice_usage = one_choice_usage
+        """Report usage as llama.cpp does for n > 1: the completion tokens of the first choice only, with
+        its ``timings``."""
         self.requests: list[Recorded] = []
         self.count = 0
         self._lock = threading.Lock()
@@ -164,11 +171,11 @@ class JudgeServer:
         contents = reply.contents if reply.contents is not None else [self.answer(body, i) for i in range(n)]
         prompt = sum(_tokens(str(m.get("content", ""))) for m in body.get("messages", []))
         completion = sum(_tokens(c) for c in contents)
-        out = {
+        out: dict[str, Any] = {
             "id": "chatcmpl-test",
             "object": "chat.completion",
             "created": int(time.time()),
-            "model": body.get("model", "test"),
+            "model": self.model or body.get("model", "test"),
             "choices": [
                 {
                     "index": i,
@@ -180,6 +187,10 @@ class JudgeServer:
             ],
             "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
         }
+        if self.one_choice_usage:
+            first = _tokens(contents[0])
+            out["usage"] = {"prompt_tokens": prompt, "completion_tokens": first, "total_tokens": prompt + first}
+            out["timings"] = {"prompt_n": prompt, "predicted_n": first}
         return json.dumps(out).encode()
 
     def _embeddings(self, body: dict[str, Any]) -> bytes:
@@ -197,7 +208,7 @@ class JudgeServer:
         out = {
             "object": "list",
             "data": data,
-            "model": body.get("model", "test"),
+            "model": self.model or body.get("model", "test"),
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
         return json.dumps(out).encode()

@@ -77,9 +77,11 @@ def test_dry_run_renders_and_estimates_without_calling(serve, client_for) -> Non
     assert dry.prompts[0][2] == reqs[0].messages
     rel, fai = dry.by_metric["relevance"], dry.by_metric["faithfulness"]
     assert (rel.requests, rel.calls, rel.cached) == (4, 3, 1)
-    assert rel.prompt_tokens == 3 * (21 // 4 + 4) and rel.completion_tokens == 3 * 1024
-    assert (fai.requests, fai.calls, fai.prompt_tokens, fai.completion_tokens) == (2, 2, 2 * 104, 2 * 3 * 100)
-    assert fai.cost_usd == pytest.approx((208 * 0.15 + 600 * 0.60) / 1e6)
+    # A Rating reply, {"score": n}, is expected at 8 tokens (2 for the object, 3 for the key, 3 for a number),
+    # not at the max_tokens bound.
+    assert rel.prompt_tokens == 3 * (21 // 4 + 4) and rel.completion_tokens == 3 * 8
+    assert (fai.requests, fai.calls, fai.prompt_tokens, fai.completion_tokens) == (2, 2, 2 * 104, 2 * 3 * 8)
+    assert fai.cost_usd == pytest.approx((208 * 0.15 + 48 * 0.60) / 1e6)
     assert dry.total.calls == 5
 
 
@@ -127,3 +129,25 @@ def test_token_budget(serve, client_for) -> None:
             budget=Budget(max_tokens=350),
         )
     assert all(isinstance(r, JudgeFailure) and r.cause == "budget" for r in run)
+
+
+@pytest.mark.parametrize("concurrency", [1, 4, 32])
+@pytest.mark.parametrize("limit", ["cost", "tokens"])
+def test_budget_spends_up_to_the_cap_at_any_concurrency_and_never_past_it(serve, client_for, concurrency, limit):
+    # Each call costs 1/150 of the cap and holds about 7 times that while in flight (its worst case: a token
+    # per prompt byte, max_tokens): the calls in flight must not end the run early.
+    server = serve(latency=0.01)
+    reqs = [_req(i, "m", f"row {i} " + "word " * 60, sampling=Sampling(max_tokens=20)) for i in range(400)]
+    probe = client_for(server, model="gpt-4o-mini", cache=None).judge(reqs[0].messages, schema=Rating, field="score")
+    per_call = probe.usage.cost_usd if limit == "cost" else probe.usage.total_tokens
+    assert per_call
+    cap = 150 * per_call
+    budget = Budget(max_cost_usd=cap) if limit == "cost" else Budget(max_tokens=int(cap))
+    limits = Limits(rpm=None, tpm=None, concurrency=concurrency)
+    with client_for(server, model="gpt-4o-mini", cache=None, limits=limits) as judge:
+        run = judge.run(reqs, budget=budget)
+    spent = run.usage.cost_usd if limit == "cost" else run.usage.total_tokens
+    assert 0.9 * cap <= spent <= cap, (spent, cap)
+    judged = sum(r.ok for r in run)
+    assert all(r.cause == "budget" for r in run.failures) and judged + len(run.failures) == 400
+    assert run.stopped is not None and "spent" in run.stopped and "reserved" in run.stopped

@@ -42,11 +42,14 @@ def test_defaults_without_model_env(monkeypatch, tmp_path) -> None:
         assert judge.cache is not None and judge.cache.path == tmp_path / "c.sqlite3"
 
 
-def test_missing_key_fails_at_construction(monkeypatch) -> None:
+def test_missing_key_fails_at_the_first_call_not_in_a_dry_run(monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    with pytest.raises(openai.OpenAIError):
-        JudgeClient(cache=None)
+    judge = JudgeClient(cache=None)
+    requests = [JudgeRequest(0, "m", ASK)]
+    assert judge.dry_run(requests).total.requests == 1  # nothing is sent, so no key is needed
+    with pytest.raises(openai.OpenAIError, match="api_key"):
+        judge.run(requests)
 
 
 def test_local_server_without_a_key(serve, monkeypatch) -> None:

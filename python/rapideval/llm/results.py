@@ -14,8 +14,9 @@ __all__ = ["Cause", "DryRun", "Estimate", "JudgeFailure", "JudgeResult", "JudgeR
 Cause = Literal[
     "timeout",  # the request timed out on every attempt
     "connection",  # the endpoint could not be reached on every attempt
+    "endpoint_down",  # the client's circuit breaker is open: the endpoint failed many calls in a row
     "rate_limit",  # 429 on every attempt
-    "server_error",  # 5xx on every attempt
+    "server_error",  # 5xx on every attempt, or once for a permanent one (501, 505)
     "auth",  # 401 / 403
     "bad_request",  # any other 4xx: the request itself is wrong, retrying cannot help
     "invalid_response",  # the HTTP body is not a chat completion (malformed JSON, no choices)
@@ -31,7 +32,10 @@ Cause = Literal[
 class Usage:
     """Resources spent: HTTP calls (retries and re-asks included), tokens as reported by the endpoint,
     seconds spent in HTTP requests, retries of transient errors, cache hits, and cost in US dollars
-    (``None`` when a call went to a model without a known price)."""
+    (``None`` when a call went to a model without a known price). Cost is priced by the model the endpoint
+    reports in its response. ``estimated`` is true when some token figures are the runtime's estimates from
+    the text, not the endpoint's report: no ``usage`` in the response, or ``n > 1`` on llama.cpp, which
+    reports the tokens of one choice only."""
 
     calls: int = 0
     prompt_tokens: int = 0
@@ -40,6 +44,7 @@ class Usage:
     retries: int = 0
     cache_hits: int = 0
     cost_usd: float | None = 0.0
+    estimated: bool = False
 
     def __add__(self, other: Usage) -> Usage:
         cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
@@ -51,6 +56,7 @@ class Usage:
             self.retries + other.retries,
             self.cache_hits + other.cache_hits,
             cost,
+            self.estimated or other.estimated,
         )
 
     @property
@@ -70,7 +76,9 @@ class JudgeResult:
     field's value, or the whole validated model when no field is named, or the reply text without a schema.
     ``verdicts`` holds every vote's validated model (or text). ``agreement`` is the share of votes that went
     to the majority label (``None`` for numeric combinations and single votes). ``votes_failed`` counts the
-    votes that gave no valid output (they are left out of the combination).
+    votes that gave no valid output (they are left out of the combination). ``model`` is the model the
+    endpoint reported in its response (the requested name where it reports none) and ``endpoint`` the base
+    URL it was sent to (no credentials): together they say which judge produced the verdicts.
     """
 
     row: Hashable
@@ -81,6 +89,8 @@ class JudgeResult:
     votes_failed: int = 0
     usage: Usage = field(default_factory=Usage)
     cached: bool = False
+    model: str | None = None
+    endpoint: str | None = None
     ok: ClassVar[bool] = True
 
 
@@ -151,8 +161,9 @@ def _group(results: Sequence[JudgeResult | JudgeFailure], key: Any) -> dict[Any,
 
 @dataclass(frozen=True)
 class Estimate:
-    """A dry run's forecast for one metric. ``completion_tokens`` is the upper bound ``max_tokens x votes``;
-    ``cost_usd`` prices that bound (``None`` for a model without a known price)."""
+    """A dry run's forecast for one metric. ``completion_tokens`` is the expected length of the replies,
+    from the output schema (a score is a few tokens, a free-text reason about a hundred), bounded by
+    ``max_tokens`` per vote; ``cost_usd`` prices it (``None`` for a model without a known price)."""
 
     requests: int = 0
     calls: int = 0

@@ -1,0 +1,146 @@
+"""The local judge on a real model (SmolLM2-135M-Instruct on llama.cpp): structured output, votes beyond the
+server's slots, embeddings, start and stop, and runs whose server is killed or hangs mid-run.
+
+A 135M model judges poorly, so its verdicts are not asserted: statuses, types, ranges and accounting are."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from judge_helpers import Rating, Verdict
+from local_model import smollm2_path
+from rapideval.llm import JudgeClient, JudgeFailure, JudgeRequest, JudgeResult, Limits, RetryPolicy, Sampling
+
+QUESTION = "Rate from 1 to 5 how well this answer fits the question. Question: What is 2 + 2? Answer: {answer}"
+
+
+def _rows(n: int) -> list[JudgeRequest]:
+    return [
+        JudgeRequest(i, "fit", [{"role": "user", "content": QUESTION.format(answer=f"{i} apples")}], Rating, "score")
+        for i in range(n)
+    ]
+
+
+@pytest.fixture(scope="module")
+def local_judge(tmp_path_factory: pytest.TempPathFactory):
+    cache = tmp_path_factory.mktemp("local-judge") / "cache.sqlite3"
+    with JudgeClient.local(smollm2_path(), slots=2, ctx_per_slot=2048, cache=cache) as judge:
+        yield judge
+
+
+def test_structured_verdicts_from_a_real_model(local_judge) -> None:
+    run = local_judge.run(_rows(6))
+    assert [r.row for r in run] == list(range(6))
+    for r in run:
+        assert isinstance(r, (JudgeResult, JudgeFailure))
+        if isinstance(r, JudgeResult):
+            assert isinstance(r.value, int) and 1 <= r.value <= 5
+            assert r.model == local_judge.model and r.endpoint == local_judge.endpoint
+            assert r.usage.cost_usd == 0.0  # a local model is free, and says so
+        else:
+            assert r.cause in ("invalid_output", "truncated")  # a tiny model may fail the schema: a typed failure
+    assert sum(r.ok for r in run) >= 3
+    # json_schema is what llama.cpp accepts: no fallback was needed.
+    assert local_judge.format_mode() == "json_schema"
+    again = local_judge.run(_rows(6))
+    assert all(again[i].cached for i, r in enumerate(run) if r.ok)  # a rerun asks only for what failed
+    if all(r.ok for r in run):
+        assert again.usage.calls == 0
+
+
+def test_votes_within_and_beyond_the_slots(local_judge) -> None:
+    hot = Sampling(temperature=0.9, max_tokens=64)
+    ask = [{"role": "user", "content": "Is the sky green? Reply with a short reason and passed=true or false."}]
+    two = local_judge.judge(ask, schema=Verdict, field="passed", votes=2, sampling=hot)
+    assert isinstance(two, JudgeResult) and len(two.verdicts) + two.votes_failed == 2
+    assert two.usage.calls >= 1 and two.usage.estimated  # llama.cpp counts one choice's tokens for n > 1
+    # Three votes on a server of two slots: llama.cpp refuses n=3, the votes are sent one by one.
+    three = local_judge.judge(ask + ask, schema=Verdict, field="passed", votes=3, sampling=hot)
+    assert isinstance(three, JudgeResult) and len(three.verdicts) + three.votes_failed == 3
+    assert isinstance(three.value, bool) and 0 < (three.agreement or 0) <= 1
+
+
+def test_embeddings_from_the_same_server(local_judge) -> None:
+    vectors = local_judge.embed(["the cat sat on the mat", "quarterly revenue grew", "the cat sat on the mat"])
+    assert vectors.dtype == np.float32 and vectors.shape[0] == 3 and vectors.shape[1] > 0
+    assert np.array_equal(vectors[0], vectors[2]) and not np.array_equal(vectors[0], vectors[1])
+    assert local_judge.embed([]).shape == (0, vectors.shape[1])
+
+
+def test_close_stops_the_server() -> None:
+    judge = JudgeClient.local(smollm2_path(), slots=1, cache=None)
+    server = judge._servers[0]
+    pid = server.pid
+    reply = judge.judge([{"role": "user", "content": "Say yes."}], sampling=Sampling(max_tokens=4))
+    assert reply.usage.calls >= 1 and reply.usage.completion_tokens > 0  # the server answered (truncated or not)
+    judge.close()
+    assert not server.running
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def _run_with(judge: JudgeClient, act, after: float) -> tuple[list, float]:
+    """Run 80 rows and ``act(pid)`` after ``after`` seconds: (results, seconds from the act to the end)."""
+    acted = []
+
+    def fire() -> None:
+        act(judge._servers[0].pid)
+        acted.append(time.monotonic())
+
+    timer = threading.Timer(after, fire)
+    timer.start()
+    run = judge.run(_rows(80))
+    ended = time.monotonic()
+    timer.join()
+    return list(run), ended - acted[0]
+
+
+def test_killed_mid_run_ends_promptly_with_every_row_accounted_for() -> None:
+    timeout, backoff_cap = 5.0, 1.0
+    retry = RetryPolicy(max_attempts=6, base_delay=0.2, max_delay=backoff_cap)
+    limits = Limits(rpm=None, tpm=None, concurrency=4, timeout=timeout)
+    with JudgeClient.local(smollm2_path(), slots=2, cache=None, retry=retry, limits=limits) as judge:
+        results, after_kill = _run_with(judge, lambda pid: os.kill(pid, signal.SIGKILL), 3.0)
+    assert after_kill < 2 * (timeout + backoff_cap), after_kill
+    assert len(results) == 80
+    done = [r for r in results if isinstance(r, JudgeResult)]
+    failed = [r for r in results if isinstance(r, JudgeFailure)]
+    assert done and failed and len(done) + len(failed) == 80
+    assert {r.cause for r in failed} <= {"connection", "endpoint_down", "invalid_output", "truncated"}
+    assert sum(r.cause == "endpoint_down" for r in failed) > len(failed) // 2
+    assert all(r.message for r in failed)
+
+
+def test_hung_mid_run_ends_within_two_timeouts() -> None:
+    timeout, backoff_cap = 2.0, 0.5
+    retry = RetryPolicy(max_attempts=6, base_delay=0.1, max_delay=backoff_cap)
+    limits = Limits(rpm=None, tpm=None, concurrency=6, timeout=timeout)
+    with JudgeClient.local(smollm2_path(), slots=2, cache=None, retry=retry, limits=limits) as judge:
+        stopped: list[int] = []
+
+        def freeze(pid: int) -> None:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+
+        try:
+            results, after_stop = _run_with(judge, freeze, 2.0)
+        finally:
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+    assert after_stop < 2 * (timeout + backoff_cap), after_stop
+    failed = [r for r in results if isinstance(r, JudgeFailure)]
+    assert failed and {r.cause for r in failed} <= {"timeout", "endpoint_down", "invalid_output", "truncated"}
+    assert any(r.cause == "endpoint_down" for r in failed)
+
+
+def test_cli_checks_the_local_judge(capsys) -> None:
+    from rapideval import cli
+
+    assert cli.main(["judge", "--judge", f"local:{smollm2_path()}"]) == 0
+    out = capsys.readouterr().out
+    assert "format     json_schema" in out and "embeddings 576 dimensions" in out and "$0.000000" in out
