@@ -26,6 +26,7 @@ import random
 import sys
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -140,6 +141,17 @@ class _Acct:
     def usage(self, prices: Mapping[str, tuple[float, float]]) -> Usage:
         cost = cost_usd(self.model, self.prompt, self.completion, prices)
         return Usage(self.calls, self.prompt, self.completion, self.latency, self.retries, 0, cost, self.estimated)
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One HTTP request: its kind (``chat`` or ``embeddings``), body, the (prompt, completion) tokens expected
+    (for the rate limiter) and their worst case (for the budget)."""
+
+    kind: str
+    body: dict[str, Any]
+    estimate: tuple[int, int]
+    bound: tuple[int, int]
 
 
 class _Ctx:
@@ -572,18 +584,10 @@ class JudgeClient:
             await asyncio.sleep(wait)
 
     async def _post(
-        self,
-        kind: str,
-        body: dict[str, Any],
-        estimate: tuple[int, int],
-        bound: tuple[int, int],
-        acct: _Acct,
-        run: RunBudget,
-        tries: tuple[int, int] | None = None,
+        self, call: _Call, acct: _Acct, run: RunBudget, tries: tuple[int, int] | None = None
     ) -> dict[str, Any]:
-        """Send one request (retrying transient errors) and return the decoded JSON body. ``estimate`` is the
-        expected (prompt, completion) tokens for the rate limiter, ``bound`` their worst case for the budget;
-        ``tries`` is (first, last) attempt number, default (1, the retry policy's max_attempts)."""
+        """Send one request (retrying transient errors) and return the decoded JSON body. ``tries`` is the
+        (first, last) attempt number, default (1, the retry policy's max_attempts)."""
         state = self._loop_state()
         first, limit = tries or (1, self.retry.max_attempts)
         attempt = first - 1
@@ -594,7 +598,7 @@ class JudgeClient:
             attempt += 1
             probe = await self.health.admit()
             try:
-                raw, hold = await self._send(state, kind, body, estimate, bound, acct, run)
+                raw, hold = await self._send(state, call, acct, run)
             except openai.OpenAIError as e:
                 cause, transient = _classify(e)
                 if isinstance(e, openai.APIConnectionError):  # timeouts included: nothing answered
@@ -623,7 +627,7 @@ class JudgeClient:
                     self.health.probing = False
                 raise
             self.health.answered(probe)
-            return self._read(state, kind, raw.content, estimate, hold, acct, run)
+            return self._read(state, call, raw.content, hold, acct, run)
 
     async def _unless_tripped(self, state: _LoopState, call: Awaitable[Any]) -> Any:
         """Await an HTTP call, or give it up with cause ``endpoint_down`` if the breaker opens meanwhile (under
@@ -644,20 +648,11 @@ class JudgeClient:
         """The wait after failed attempt ``attempt`` (1-based): full jitter under an exponential cap."""
         return random.uniform(0, min(self.retry.max_delay, self.retry.base_delay * 2 ** (attempt - 1)))
 
-    async def _send(
-        self,
-        state: _LoopState,
-        kind: str,
-        body: dict[str, Any],
-        estimate: tuple[int, int],
-        bound: tuple[int, int],
-        acct: _Acct,
-        run: RunBudget,
-    ) -> tuple[Any, Hold | None]:
+    async def _send(self, state: _LoopState, call: _Call, acct: _Acct, run: RunBudget) -> tuple[Any, Hold | None]:
         """One HTTP attempt within the budget, the concurrency cap and the rate limits; on failure its hold
         and its share of the token bucket are given back before the error propagates."""
-        hold = await run.reserve(body["model"], *bound)
-        tokens = estimate[0] + estimate[1]
+        hold = await run.reserve(call.body["model"], *call.bound)
+        tokens = sum(call.estimate)
         taken = False
         try:
             async with state.sem:
@@ -671,11 +666,11 @@ class JudgeClient:
                 start = time.perf_counter()
                 acct.sent_at = time.monotonic()
                 try:
-                    if kind == "chat":
-                        call = state.oai.chat.completions.with_raw_response.create(**body)
+                    if call.kind == "chat":
+                        request = state.oai.chat.completions.with_raw_response.create(**call.body)
                     else:
-                        call = state.oai.embeddings.with_raw_response.create(**body)
-                    raw = await self._unless_tripped(state, call)
+                        request = state.oai.embeddings.with_raw_response.create(**call.body)
+                    raw = await self._unless_tripped(state, request)
                 finally:
                     acct.calls += 1
                     acct.latency += time.perf_counter() - start
@@ -687,14 +682,7 @@ class JudgeClient:
         return raw, hold
 
     def _read(
-        self,
-        state: _LoopState,
-        kind: str,
-        content: bytes,
-        estimate: tuple[int, int],
-        hold: Hold | None,
-        acct: _Acct,
-        run: RunBudget,
+        self, state: _LoopState, call: _Call, content: bytes, hold: Hold | None, acct: _Acct, run: RunBudget
     ) -> dict[str, Any]:
         """Decode a response body and account for it: tokens (reported, or estimated where the report cannot
         be right), the reported model, the budget and the token bucket."""
@@ -704,11 +692,11 @@ class JudgeClient:
             data = None
         if not isinstance(data, dict):
             run.settle(hold, 0, 0.0)
-            raise Failed("invalid_response", f"the {kind} response body is not a JSON object")
+            raise Failed("invalid_response", f"the {call.kind} response body is not a JSON object")
         reported = data.get("model")
         if isinstance(reported, str) and reported:
             acct.model = reported
-        prompt, completion, estimated = _tokens_of(data, estimate[0])
+        prompt, completion, estimated = _tokens_of(data, call.estimate[0])
         acct.prompt += prompt
         acct.completion += completion
         acct.estimated = acct.estimated or estimated
@@ -723,7 +711,7 @@ class JudgeClient:
             )
         run.settle(hold, prompt + completion, cost)
         if state.tpm is not None:
-            state.tpm.settle(prompt + completion - estimate[0] - estimate[1])
+            state.tpm.settle(prompt + completion - sum(call.estimate))
         return data
 
     # Chat --------------------------------------------------------------------------------------------
@@ -814,7 +802,7 @@ class JudgeClient:
         limit = max_tokens or ctx.sampling.max_tokens or _COMPLETION_GUESS
         estimate = (_prompt_tokens(sent), n * limit)
         bound = (_prompt_bound(sent, ctx.schema if mode == "json_schema" else None), n * limit)
-        data = await self._post("chat", body, estimate, bound, ctx.acct, ctx.run, tries)
+        data = await self._post(_Call("chat", body, estimate, bound), ctx.acct, ctx.run, tries)
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
             raise Failed("invalid_response", "the chat completion has no choices")
@@ -1115,8 +1103,8 @@ class JudgeClient:
                 body["dimensions"] = dimensions
             messages = [{"content": t} for _, t in part]
             try:
-                estimate = (_prompt_tokens(messages), 0)
-                data = await self._post("embeddings", body, estimate, (_prompt_bound(messages, None), 0), acct, run)
+                call = _Call("embeddings", body, (_prompt_tokens(messages), 0), (_prompt_bound(messages, None), 0))
+                data = await self._post(call, acct, run)
                 vectors = _decode_embeddings(data, len(part))
             except Failed as f:
                 raise JudgeError(f.cause, self._scrub(f.message), acct.calls) from None
