@@ -27,7 +27,8 @@ SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
 
 def cache_dir() -> pathlib.Path:
-    return pathlib.Path(os.environ.get("RAPIDEVAL_TEST_MODELS") or pathlib.Path.home() / ".cache" / "rapideval-test-models")
+    default = pathlib.Path.home() / ".cache" / "rapideval-test-models"
+    return pathlib.Path(os.environ.get("RAPIDEVAL_TEST_MODELS") or default)
 
 
 def smollm2_path() -> pathlib.Path:

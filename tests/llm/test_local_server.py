@@ -31,7 +31,9 @@ RATING_FORMAT: ResponseFormatJSONSchema = {
     "type": "json_schema",
     "json_schema": {"name": "rating", "strict": True, "schema": SCHEMA},
 }
-PROMPT: list[ChatCompletionMessageParam] = [{"role": "user", "content": "Rate the fluency of 'The cat sat on the mat.' from 1 to 5."}]
+PROMPT: list[ChatCompletionMessageParam] = [
+    {"role": "user", "content": "Rate the fluency of 'The cat sat on the mat.' from 1 to 5."}
+]
 
 
 @pytest.fixture
