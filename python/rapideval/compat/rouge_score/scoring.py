@@ -67,7 +67,8 @@ class BootstrapAggregator:
             picked = np.random.choice(population, size=rows)
             means[i, :] = np.mean(matrix[picked, :], axis=0)
         delta = (1 - self._confidence_interval) / 2
-        return np.percentile(means, 100 * np.array([delta, 0.5, 1 - delta]), axis=0)
+        bounds: np.ndarray = np.percentile(means, 100 * np.array([delta, 0.5, 1 - delta]), axis=0)
+        return bounds
 
 
 def fmeasure(precision: float, recall: float) -> float:

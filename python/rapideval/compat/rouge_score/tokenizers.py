@@ -14,7 +14,7 @@ class Tokenizer(abc.ABC):
     """Base class of tokenizers: ``tokenize(text)`` returns a list of tokens."""
 
     @abc.abstractmethod
-    def tokenize(self, text):
+    def tokenize(self, text: str) -> list[str]:
         raise NotImplementedError("Tokenizer must override tokenize() method")
 
 

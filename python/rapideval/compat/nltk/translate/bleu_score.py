@@ -1,57 +1,139 @@
-"""Drop-in replacements for ``nltk`` 3.10.4: ``word_tokenize``, ``sentence_bleu``, ``corpus_bleu``,
-``SmoothingFunction``, ``sentence_gleu``, ``corpus_gleu``, ``meteor_score`` and ``single_meteor_score``
-(the METEOR pair is documented in ``rapideval.compat.nltk_meteor``).
+"""Drop-in for nltk 3.10.4 ``nltk.translate.bleu_score``: ``sentence_bleu``, ``corpus_bleu``,
+``SmoothingFunction``, ``modified_precision``, ``closest_ref_length``, ``brevity_penalty`` and the
+``Fraction`` class ``modified_precision`` returns.
 
 Change ``from nltk.translate.bleu_score import sentence_bleu, SmoothingFunction`` to
-``from rapideval.compat.nltk import sentence_bleu, SmoothingFunction``: same signatures, same
-return values bit for bit, same types (nltk's int ``0`` when no unigram matches, a list for a list
-of weight tuples), same ``UserWarning`` for method0 and the same exceptions (``AssertionError`` for
-method6 without trigram matches, ``ValueError`` for an empty reference list, ...).
+``from rapideval.compat.nltk.translate.bleu_score import sentence_bleu, SmoothingFunction`` (or
+``from rapideval.compat.nltk import ...``): same signatures, same return values bit for bit, same
+types (nltk's int ``0`` when no unigram matches, a list for a list of weight tuples, an int ``1`` or
+``0`` from ``brevity_penalty`` where nltk returns one), same ``UserWarning`` for method0 and the same
+exceptions (``AssertionError`` for method6 without trigram matches, ``ValueError`` for an empty
+reference list, ...).
+
+``sentence_bleu`` and ``corpus_bleu`` run in the Rust kernel. ``modified_precision``,
+``closest_ref_length`` and ``brevity_penalty`` return intermediates the kernel keeps to itself (an
+unreduced ``Fraction``, a reference length, the penalty of two given lengths), so they are nltk's
+code, line for line, here.
 
 Differences, all raising instead of computing something else:
 
 * ``smoothing_function`` must be ``None`` or a ``methodN`` of a ``SmoothingFunction`` (this module's
   or nltk's own): the smoothing runs inside the Rust kernel, so an arbitrary callable raises
   ``TypeError``. Calling ``SmoothingFunction().methodN(...)`` directly raises ``NotImplementedError``.
-* Tokens must be ``str`` (nltk accepts any hashable); a ``str`` where a token list is expected
-  stands for its characters, as in nltk.
+* Tokens must be ``str`` for ``sentence_bleu``/``corpus_bleu`` (nltk accepts any hashable); a ``str``
+  where a token list is expected stands for its characters, as in nltk.
 * Weights are converted with ``float()``; ``epsilon``, ``alpha`` and ``k`` must be ``int`` (64-bit)
   or ``float``, as nltk's arithmetic depends on which.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
-import operator
 import sys
-from typing import Any, Sequence
+from collections import Counter, deque
+from fractions import Fraction as _Fraction
+from itertools import islice
+from typing import Any, Iterable, Iterator, Sequence
 
-from .. import _core
-from ..tokenize import word_tokenize as _word_tokenize
-from .nltk_meteor import meteor_score, single_meteor_score
+from .... import _core
 
 __all__ = [
+    "Fraction",
     "SmoothingFunction",
+    "brevity_penalty",
+    "closest_ref_length",
     "corpus_bleu",
-    "corpus_gleu",
-    "meteor_score",
+    "modified_precision",
     "sentence_bleu",
-    "sentence_gleu",
-    "single_meteor_score",
-    "word_tokenize",
 ]
 
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 _METHODS = tuple(f"method{i}" for i in range(8))
 
 
-def word_tokenize(text: str, language: str = "english", preserve_line: bool = False) -> list[str]:
-    """``nltk.word_tokenize(text)`` (Punkt english + NLTKWordTokenizer of nltk 3.10.4), bit-exact.
+class Fraction(_Fraction):
+    """nltk's ``Fraction``: a ``fractions.Fraction`` whose ``numerator`` and ``denominator`` stay
+    as given (``_normalize=False``), so that ``corpus_bleu`` can add up unreduced counts.
 
-    Only ``language="english"`` and ``preserve_line=False`` are supported."""
-    if language != "english" or preserve_line:
-        raise ValueError("rapideval's word_tokenize supports language='english', preserve_line=False only")
-    return _word_tokenize(text)
+    Its value, equality and hashing are those of the reduced fraction from Python 3.12 on; before
+    3.12 the stored fraction itself is unreduced, exactly as in nltk."""
+
+    _normalize: bool
+    _original_numerator: Any
+    _original_denominator: Any
+
+    def __new__(cls, numerator: Any = 0, denominator: Any = None, _normalize: bool = False) -> Fraction:
+        self: Fraction
+        if sys.version_info >= (3, 12):
+            self = super().__new__(cls, numerator, denominator)
+        else:
+            self = super().__new__(cls, numerator, denominator, _normalize=_normalize)  # type: ignore[call-overload]
+        self._normalize = _normalize
+        self._original_numerator = numerator
+        self._original_denominator = denominator
+        return self
+
+    @property
+    def numerator(self) -> Any:
+        if not self._normalize:
+            return self._original_numerator
+        return super().numerator
+
+    @property
+    def denominator(self) -> Any:
+        if not self._normalize:
+            return self._original_denominator
+        return super().denominator
+
+
+def _ngrams(sequence: Iterable[Any], n: int) -> Iterator[tuple[Any, ...]]:
+    """``nltk.util.ngrams(sequence, n)`` of nltk 3.10.4 (no padding), its sliding window: the same
+    tuples (for ``n == 0``, one empty tuple per item plus one) and the same errors."""
+    it = iter(sequence)
+    window = deque(islice(it, n), maxlen=n)
+    if len(window) == n:
+        yield tuple(window)
+    for x in it:
+        window.append(x)
+        yield tuple(window)
+
+
+def modified_precision(references: Any, hypothesis: Any, n: int) -> Fraction:
+    """nltk's ``modified_precision``: the clipped ``n``-gram matches of ``hypothesis`` over its
+    ``n``-gram count (at least 1), as an unreduced :class:`Fraction`
+    (``Fraction(numerator, denominator, _normalize=False)``); ``float()`` of it is the precision.
+
+    No kernel returns these counts (the BLEU kernel sums them inside), so this is nltk's code."""
+    counts = Counter(_ngrams(hypothesis, n)) if len(hypothesis) >= n else Counter()
+    max_counts: dict[Any, int] = {}
+    for reference in references:
+        reference_counts = Counter(_ngrams(reference, n)) if len(reference) >= n else Counter()
+        for ngram in counts:
+            max_counts[ngram] = max(max_counts.get(ngram, 0), reference_counts[ngram])
+    clipped_counts = {ngram: min(count, max_counts[ngram]) for ngram, count in counts.items()}
+    numerator = sum(clipped_counts.values())
+    denominator = max(1, sum(counts.values()))
+    return Fraction(numerator, denominator, _normalize=False)
+
+
+def closest_ref_length(references: Iterable[Any], hyp_len: Any) -> Any:
+    """nltk's ``closest_ref_length``: the length of the reference closest to ``hyp_len`` (the
+    shorter one on a tie). An intermediate no kernel returns, so nltk's code."""
+    ref_lens = (len(reference) for reference in references)
+    return min(ref_lens, key=lambda ref_len: (abs(ref_len - hyp_len), ref_len))
+
+
+def brevity_penalty(closest_ref_len: Any, hyp_len: Any) -> Any:
+    """nltk's ``brevity_penalty``: int ``1`` when ``hyp_len > closest_ref_len``, int ``0`` when
+    ``hyp_len == 0``, else ``math.exp(1 - closest_ref_len / hyp_len)``. The kernel computes it for
+    its own lengths only, so this is nltk's code, for any lengths (corpus sums included)."""
+    if hyp_len > closest_ref_len:
+        return 1
+    elif hyp_len == 0:
+        return 0
+    else:
+        return math.exp(1 - closest_ref_len / hyp_len)
 
 
 class SmoothingFunction:
@@ -125,7 +207,7 @@ def _smoothing(smoothing_function: Any) -> tuple[str, Any, Any, Any]:
         nltk_class = getattr(sys.modules.get("nltk.translate.bleu_score"), "SmoothingFunction", None)
         if nltk_class is not None and isinstance(owner, nltk_class):
             name = _method_names(nltk_class).get(func)
-    if name is None:
+    if name is None or owner is None:
         raise TypeError(
             "smoothing_function must be None or SmoothingFunction(...).method0 ... method7 (from "
             f"rapideval.compat.nltk or nltk); got {smoothing_function!r}"
@@ -195,30 +277,3 @@ def corpus_bleu(
     if scores is None:
         return 0 if len(weights) == 1 else [0] * len(weights)
     return scores[0] if len(weights) == 1 else scores
-
-
-def sentence_gleu(
-    references: Sequence[Sequence[str]], hypothesis: Sequence[str], min_len: int = 1, max_len: int = 4
-) -> float:
-    """``nltk.translate.gleu_score.sentence_gleu`` of nltk 3.10.4, bit for bit."""
-    return corpus_gleu([references], [hypothesis], min_len=min_len, max_len=max_len)
-
-
-def corpus_gleu(
-    list_of_references: Sequence[Sequence[Sequence[str]]],
-    hypotheses: Sequence[Sequence[str]],
-    min_len: int = 1,
-    max_len: int = 4,
-) -> float:
-    """``nltk.translate.gleu_score.corpus_gleu`` of nltk 3.10.4, bit for bit: per segment the
-    reference with the best ``matches / max(hyp grams, ref grams)`` (n-grams of orders ``min_len``
-    to ``max_len``) adds its counts; the score is the ratio of the corpus totals."""
-    assert len(list_of_references) == len(hypotheses), (
-        "The number of hypotheses and their reference(s) should be the same"
-    )
-    return _core.nltk_corpus_gleu(
-        list_of_references,
-        hypotheses,
-        operator.index(min_len),
-        sys.maxsize if max_len is None else operator.index(max_len),
-    )
