@@ -249,4 +249,4 @@ def test_compat_errors_like_sacrebleu() -> None:
     with pytest.raises(ValueError, match="no reference"):
         compat.sentence_bleu("x", [None])
     with pytest.raises(ValueError, match="not available"):
-        compat.BLEU(tokenize="zh")
+        compat.BLEU(tokenize="ja-mecab")

@@ -1,0 +1,1 @@
+"""sacrebleu 2.6.0's own tests, run against ``rapideval.compat.sacrebleu`` (see ../README.md)."""
