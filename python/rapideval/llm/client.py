@@ -331,9 +331,14 @@ class JudgeClient:
     model in ``RAPIDEVAL_JUDGE_MODEL`` (default ``gpt-4o-mini``). Without an API key, a ``base_url`` (local
     servers) gets a placeholder key. ``client`` takes an ``openai.AsyncOpenAI`` / ``AsyncAzureOpenAI`` you
     built, or better a function that builds one (called once per event loop, so the sync methods can run
-    one loop after another); it is used with ``max_retries=0``, as retries are ours. See also :meth:`azure`.
+    one loop after another); it is used with ``max_retries=0``, as retries are ours. See also :meth:`azure`
+    and :meth:`local`.
 
-    ``cache`` is ``"default"`` (``judge.sqlite3`` in the user cache directory, or ``$RAPIDEVAL_JUDGE_CACHE``),
+    ``embedding_model`` is the model of :meth:`embed` (``RAPIDEVAL_EMBEDDING_MODEL``, default
+    ``text-embedding-3-small``). ``sampling`` (:class:`Sampling`) is the default of every request,
+    ``limits`` (:class:`Limits`) the rate limits, concurrency and timeout, ``retry`` (:class:`RetryPolicy`)
+    which errors are retried and how long to back off, ``breaker`` (:class:`CircuitBreaker`) when the
+    endpoint counts as down. ``cache`` is ``"default"`` (``judge.sqlite3`` in the user cache directory, or ``$RAPIDEVAL_JUDGE_CACHE``),
     a path, a :class:`JudgeCache`, or ``None`` to disable caching. ``prices`` adds to or overrides
     :data:`rapideval.llm.pricing.PRICES` (USD per million input / output tokens).
 
