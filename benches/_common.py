@@ -2,23 +2,55 @@
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
+import platform
+import random
 import statistics
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from importlib import resources
+from importlib import metadata, resources
 from typing import Any, Callable
 
 import numpy as np
 
 
-def load_pairs(n: int) -> tuple[list[str], list[str]]:
-    """The example dataset shipped with rapideval (documentation prose and rewrites), tiled to n rows."""
+#: Where the pairs come from, as recorded in each bench's JSON output.
+PAIRS_SOURCE = (
+    "distinct rows, each joining two different rows of the shipped example dataset "
+    "(python/rapideval/data/example.jsonl: CPython documentation sentences and rule-based rewrites of them, "
+    "tools/make_example_dataset.py), in a seeded random order"
+)
+
+
+def load_pairs(n: int, seed: int = 20261203) -> tuple[list[str], list[str]]:
+    """n distinct (response, reference) pairs of real prose.
+
+    The example dataset shipped with rapideval has 500 rows (one documentation sentence and a rewrite of
+    it each); tiling it would score the same few hundred strings again and again, which flatters every
+    cache (METEOR's remembered words, the memory caches). So row k joins two different shipped rows
+    (i, j): response i, a space, response j against reference i, a space, reference j, as a two-sentence
+    answer against a two-sentence reference. The ordered pairs (i, j) are drawn without repetition in a
+    seeded random order, so no pair repeats (up to about 240,000 rows) and every prefix of the rows
+    (what the slow references score) is a sample of the same kind of rows as the whole.
+    """
     with resources.as_file(resources.files("rapideval") / "data" / "example.jsonl") as p:
         rows = [json.loads(line) for line in open(p, encoding="utf8")]
-    rows = (rows * (n // len(rows) + 1))[:n]
-    return [r["response"] for r in rows], [r["reference"] for r in rows]
+    shipped = list(dict.fromkeys((r["response"], r["reference"]) for r in rows))  # distinct, in file order
+    k = len(shipped)
+    if n > k * (k - 1):
+        raise ValueError(f"at most {k * (k - 1)} distinct pairs can be made, asked for {n}")
+    pairs = []
+    for index in random.Random(seed).sample(range(k * (k - 1)), n):
+        i, j = divmod(index, k - 1)
+        j += j >= i  # j runs over the rows other than i
+        pairs.append((f"{shipped[i][0]} {shipped[j][0]}", f"{shipped[i][1]} {shipped[j][1]}"))
+    if len(set(pairs)) != n:
+        raise AssertionError("load_pairs made a pair twice")
+    return [h for h, _ in pairs], [r for _, r in pairs]
 
 
 def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
@@ -114,6 +146,20 @@ class ThreadScaling:
         ]
 
 
+    def as_dict(self, pairs: int) -> dict[str, Any]:
+        """The figures of `rows` for a bench's JSON output."""
+        return {
+            "threads": self.threads,
+            "pairs_per_s_1_thread_same_rounds": pairs / statistics.median(self.one),
+            "pairs_per_s_all_threads": pairs / statistics.median(self.all_threads),
+            "all_threads_ratio": self.all_threads_ratio(pairs),
+            "all_threads_ratio_fastest_rounds": self.fastest_rounds_ratio(self.all_threads, 1),
+            "at_once_ratio": self.at_once_ratio(pairs),
+            "at_once_ratio_fastest_rounds": self.fastest_rounds_ratio(self.at_once, self.threads),
+            "rounds": len(self.one),
+        }
+
+
 def thread_scaling(fn: Callable[[], Any], rounds: int) -> ThreadScaling:
     """Wall times of `fn` on one thread, on all threads, and of as many one-thread calls of `fn`
     made at once from Python threads as the pool has threads (each call releasing the GIL for its
@@ -150,3 +196,80 @@ def agreement(ours: np.ndarray, ref: list[float]) -> str:
     ref_arr = np.asarray(ref, dtype=np.float64)
     same = int(np.sum(ours.view(np.int64) == ref_arr.view(np.int64)))
     return f"{same}/{len(ref_arr)} bit-identical, max|diff| {float(np.max(np.abs(ours - ref_arr))):.2e}"
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux), else what `platform` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def library_version(distribution: str) -> str | None:
+    """The installed version of a distribution, or None when it is not installed."""
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+class Report:
+    """What a bench measured, for ``--json PATH``: the machine, the date, the versions of rapideval,
+    Python and each reference library, the bench's settings, and one record per task holding every rate
+    and ratio the bench prints. tools/bench_table.py builds the README's benchmark table from these files.
+
+    A task record: ``task`` (what was measured), ``pairs`` (rows rapideval scored), ``rapideval`` (its
+    one-thread rate and, from `ThreadScaling.as_dict`, the scaling to all threads), ``references`` (the
+    exact reference first, which the table shows: ``name``, ``library``, ``version``, ``pairs``,
+    ``pairs_per_s``, ``speedup_per_core`` = rapideval on one thread over the reference, ``agreement``),
+    and optionally ``variants`` (other rapideval entry points) and ``notes``."""
+
+    SCHEMA = 1
+
+    def __init__(self, bench: str, settings: dict[str, Any], libraries: list[str]) -> None:
+        self.bench = bench
+        self.settings = settings
+        self.libraries = libraries
+        self.tasks: list[dict[str, Any]] = []
+
+    def reference(self, name: str, library: str, **figures: Any) -> dict[str, Any]:
+        """One reference's entry of a task record, with the installed version of ``library``."""
+        return {"name": name, "library": library, "version": library_version(library), **figures}
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.tasks.append(record)
+
+    def write(self, path: str | None, note: str) -> None:
+        """Write the JSON file (nothing when ``path`` is None)."""
+        if path is None:
+            return
+        import rapideval
+
+        out = {
+            "schema": self.SCHEMA,
+            "bench": self.bench,
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "note": note},
+            "versions": {
+                "rapideval": rapideval.__version__,
+                "python": platform.python_version(),
+                **{lib: library_version(lib) for lib in self.libraries},
+            },
+            "settings": self.settings,
+            "tasks": self.tasks,
+        }
+        with open(path, "w", encoding="utf8") as f:
+            json.dump(out, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        print(f"\nwritten: {path}", file=sys.stderr)
+
+
+def add_report_arguments(parser: Any) -> None:
+    """``--json PATH`` and ``--note TEXT``, shared by the benches."""
+    parser.add_argument("--json", metavar="PATH", help="also write every figure as JSON (for tools/bench_table.py)")
+    parser.add_argument("--note", default="", help="a note on the machine for the JSON, e.g. 'shared machine, busy'")

@@ -15,9 +15,11 @@ figure; the calls at once share nothing but the machine, so their ratio is what 
 independent copies of the work then; in brackets, the same ratios between each call's fastest round).
 Speed is measured here and never asserted in tests.
 
-Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
-to --pairs rows; one chrF row scores each hypothesis against another row's reference instead (texts
-that share little).
+Pairs: --pairs distinct rows of real prose, each joining two rows of the example dataset shipped with
+rapideval (documentation sentences and rewrites of them; see ``_common.load_pairs``); one chrF row
+scores each hypothesis against another row's reference instead (texts that share little).
+``--json PATH`` also writes every figure, with the machine, date and library versions, for
+tools/bench_table.py.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import ThreadScaling, agreement, interleaved, load_pairs, median_ratio, thread_scaling, warm
+from _common import (PAIRS_SOURCE, Report, ThreadScaling, add_report_arguments, agreement, interleaved, load_pairs,
+                     median_ratio, thread_scaling, warm)
 from rapideval.metrics.chrf import chrf, corpus_chrf
 from rapideval.metrics.ter import corpus_ter, ter
 
@@ -38,7 +41,7 @@ def row(impl: str, pairs_per_s: float, ratio: str, values: str) -> None:
     print(f"  {impl:<34} {pairs_per_s:>12,.0f} pairs/s  {ratio:>12}  {values}", flush=True)
 
 
-def bench_sentence(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarray],
+def bench_sentence(report: Report, task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarray],
                    reference: Callable[[int], list[float]]) -> None:
     print(f"\n{task}")
     times, out = interleaved({
@@ -50,10 +53,10 @@ def bench_sentence(task: str, n_ref: int, repeats: int, ours: Callable[[], np.nd
     rapideval.set_num_threads(0)
     assert np.array_equal(values.view(np.int64), ours().view(np.int64)), "thread count changed results"
     n = len(values)
-    report(times, scaling, n, n_ref, agreement(values[:n_ref], out["sacrebleu"]))
+    print_rows(report, task, times, scaling, n, n_ref, agreement(values[:n_ref], out["sacrebleu"]))
 
 
-def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], reference: Callable[[], float]) -> None:
+def bench_corpus(report: Report, task: str, n: int, repeats: int, ours: Callable[[], float], reference: Callable[[], float]) -> None:
     print(f"\n{task}")
     times, out = interleaved({
         "ours": (warm(1, ours), ours),
@@ -64,17 +67,24 @@ def bench_corpus(task: str, n: int, repeats: int, ours: Callable[[], float], ref
     rapideval.set_num_threads(0)
     assert value == ours(), "thread count changed the result"
     same = value.hex() == ref_value.hex()
-    report(times, scaling, n, n, "bit-identical" if same else f"DIFFERENT {value!r} vs {ref_value!r}")
+    print_rows(report, task, times, scaling, n, n, "bit-identical" if same else f"DIFFERENT {value!r} vs {ref_value!r}")
 
 
-def report(times: dict[str, list[float]], scaling: ThreadScaling, n: int, n_ref: int, values: str) -> None:
+def print_rows(report: Report, task: str, times: dict[str, list[float]], scaling: ThreadScaling, n: int, n_ref: int,
+               values: str) -> None:
     """Rows for rapideval on one thread and for sacrebleu (`times`, interleaved rounds), and for
-    rapideval on all threads and as one-thread calls at once (`scaling`)."""
-    row("rapideval (1 thread)", n / statistics.median(times["ours"]), "", "")
+    rapideval on all threads and as one-thread calls at once (`scaling`); the same figures go to
+    `report`."""
+    ours = n / statistics.median(times["ours"])
+    row("rapideval (1 thread)", ours, "", "")
     for label, rate, ratio, note in scaling.rows(n):
         row(label, rate, ratio, note)
-    row("sacrebleu 2.6.0", n_ref / statistics.median(times["sacrebleu"]),
-        f"{median_ratio(times['ours'], n, times['sacrebleu'], n_ref):,.1f}x", values)
+    ref_rate = n_ref / statistics.median(times["sacrebleu"])
+    speedup = median_ratio(times["ours"], n, times["sacrebleu"], n_ref)
+    row("sacrebleu", ref_rate, f"{speedup:,.1f}x", values)
+    report.add({"task": task, "pairs": n, "rapideval": {"pairs_per_s": ours, **scaling.as_dict(n)},
+                "references": [report.reference("sacrebleu", "sacrebleu", pairs=n_ref, pairs_per_s=ref_rate,
+                                                speedup_per_core=speedup, agreement=values)]})
 
 
 def main() -> None:
@@ -82,6 +92,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5000, help="rows scored by rapideval")
     parser.add_argument("--reference-pairs", type=int, default=500, help="rows scored by sacrebleu")
     parser.add_argument("--repeats", type=int, default=5)
+    add_report_arguments(parser)
     args = parser.parse_args()
 
     import sacrebleu
@@ -89,27 +100,30 @@ def main() -> None:
     hyps, refs = load_pairs(args.pairs)
     m = min(args.reference_pairs, args.pairs)  # the references score the first pairs
     print(f"{args.pairs} pairs (sacrebleu timed on {m}); {args.repeats} interleaved rounds; {os.cpu_count()} cores")
+    report = Report("bench_chrf_ter", {"pairs": args.pairs, "reference_pairs": m, "repeats": args.repeats,
+                                       "pairs_source": PAIRS_SOURCE}, ["sacrebleu"])
 
     for name, word_order in (("chrF", 0), ("chrF++", 2)):
-        bench_sentence(f"sacrebleu sentence_chrf, {name} (word_order={word_order})", m, args.repeats,
+        bench_sentence(report, f"sacrebleu sentence_chrf, {name} (word_order={word_order})", m, args.repeats,
                        lambda: chrf(hyps, refs, word_order=word_order),
                        lambda k: [sacrebleu.sentence_chrf(hyps[i], [refs[i]], word_order=word_order).score
                                   for i in range(k)])  # fmt: skip
     # Pairs that share little: chrF pairs off identical suffixes before sorting, which pays where the
     # texts share much of their wording (the rewrites above) and is skipped where they do not.
     others = refs[7:] + refs[:7]
-    bench_sentence("sacrebleu sentence_chrf, chrF, each hypothesis against another row's reference", m, args.repeats,
+    bench_sentence(report, "sacrebleu sentence_chrf, chrF, each hypothesis against another row's reference", m, args.repeats,
                    lambda: chrf(hyps, others),
                    lambda k: [sacrebleu.sentence_chrf(hyps[i], [others[i]]).score for i in range(k)])  # fmt: skip
-    bench_sentence("sacrebleu sentence_ter", m, args.repeats, lambda: ter(hyps, refs),
+    bench_sentence(report, "sacrebleu sentence_ter", m, args.repeats, lambda: ter(hyps, refs),
                    lambda k: [sacrebleu.sentence_ter(hyps[i], [refs[i]]).score for i in range(k)])  # fmt: skip
 
     h, r = hyps[:m], refs[:m]
-    bench_corpus("sacrebleu corpus_chrf (chrF++)", m, args.repeats,
+    bench_corpus(report, "sacrebleu corpus_chrf (chrF++)", m, args.repeats,
                  lambda: corpus_chrf(h, r, word_order=2).score,
                  lambda: sacrebleu.corpus_chrf(h, [r], word_order=2).score)  # fmt: skip
-    bench_corpus("sacrebleu corpus_ter", m, args.repeats, lambda: corpus_ter(h, r).score,
+    bench_corpus(report, "sacrebleu corpus_ter", m, args.repeats, lambda: corpus_ter(h, r).score,
                  lambda: sacrebleu.corpus_ter(h, [r]).score)  # fmt: skip
+    report.write(args.json, args.note)
 
 
 if __name__ == "__main__":

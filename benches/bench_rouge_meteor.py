@@ -15,8 +15,10 @@ call waits for its slower thread: the noisiest figure; the calls at once share n
 machine, so their ratio is what this machine gives independent copies of the work then; in brackets,
 the same ratios between each call's fastest round). Speed is measured here and never asserted in tests.
 
-Pairs: the example dataset shipped with rapideval (real documentation prose and rewrites of it), tiled
-to --pairs rows.
+Pairs: --pairs distinct rows of real prose, each joining two rows of the example dataset shipped with
+rapideval (documentation sentences and rewrites of them; see ``_common.load_pairs``).
+``--json PATH`` also writes every figure, with the machine, date and library versions, for
+tools/bench_table.py.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from typing import Callable
 
 import numpy as np
 import rapideval
-from _common import agreement, interleaved, load_pairs, median_ratio, thread_scaling, warm
+from _common import (PAIRS_SOURCE, Report, add_report_arguments, agreement, interleaved, load_pairs, median_ratio,
+                     thread_scaling, warm)
 from rapideval.compat import nltk_meteor
 from rapideval.metrics.meteor import forget_words, meteor
 from rapideval.metrics.rouge import rouge
@@ -39,8 +42,8 @@ from rapideval.metrics.rouge import rouge
 ROUGE_TYPES = ["rouge1", "rouge2", "rougeL"]
 
 
-def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarray],
-               reference: tuple[str, Callable[[int], list[float]]], values_per_pair: int = 1,
+def bench_task(report: Report, task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarray],
+               reference: tuple[str, str, Callable[[int], list[float]]], values_per_pair: int = 1,
                ours_distinct: Callable[[], np.ndarray] | None = None) -> None:
     """``ours`` scores all pairs (``values_per_pair`` values each, pair-major); the reference scores
     the first ``n_ref``. ``ours_distinct`` scores only those first ``n_ref`` pairs, all distinct, each
@@ -52,9 +55,10 @@ def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarra
     after nltk's synset cache is emptied, so that it too reads its words' synsets afresh, as in the
     first pass over a dataset. Each is timed once per round, ``repeats`` rounds; ``ours`` on one and
     on all threads then in 3 x ``repeats`` more rounds of just those two and of one-thread calls made
-    at once (see ``thread_scaling``); ratios are medians of the rounds' ratios."""
+    at once (see ``thread_scaling``); ratios are medians of the rounds' ratios. ``reference`` is
+    (name, library, call)."""
     print(f"\n{task}")
-    name, run = reference
+    name, library, run = reference
     run(2)  # warm-up: nltk loads WordNet on its first look-up
     calls = {"ours": (warm(1, ours), ours)}
     if ours_distinct is not None:
@@ -71,19 +75,29 @@ def bench_task(task: str, n_ref: int, repeats: int, ours: Callable[[], np.ndarra
     n = len(values) // values_per_pair
     rate = lambda key, pairs: pairs / statistics.median(times[key])  # noqa: E731
     print(f"  {'rapideval (1 thread)':<40} {rate('ours', n):>12,.0f} pairs/s")
+    speedup = median_ratio(times["ours"], n, times[name], n_ref)
+    agree = agreement(values[: n_ref * values_per_pair], out[name])
+    record: dict = {"task": task, "pairs": n, "rapideval": {"pairs_per_s": rate("ours", n), **scaling.as_dict(n)},
+                    "references": [report.reference(name, library, pairs=n_ref, pairs_per_s=rate(name, n_ref),
+                                                    speedup_per_core=speedup, agreement=agree)]}
     for label, scaled_rate, ratio, note in scaling.rows(n):
         print(f"  {label:<40} {scaled_rate:>12,.0f} pairs/s  {ratio} {note}".rstrip())
     if ours_distinct is not None:
         label = f"rapideval (1 thread, {n_ref} pairs, new words)"
+        vs_reference = median_ratio(times["distinct"], n_ref, times[name], n_ref)
+        vs_new_words = median_ratio(times["distinct"], n_ref, times["reference, new words"], n_ref)
         print(f"  {label:<40} {rate('distinct', n_ref):>12,.0f} pairs/s  "
-              f"{median_ratio(times['distinct'], n_ref, times[name], n_ref):,.1f}x {name}, "
-              f"{median_ratio(times['distinct'], n_ref, times['reference, new words'], n_ref):,.1f}x its new words")
-    print(f"  {name:<40} {rate(name, n_ref):>12,.0f} pairs/s  {median_ratio(times['ours'], n, times[name], n_ref):,.1f}x  "
-          f"{agreement(values[: n_ref * values_per_pair], out[name])}")
+              f"{vs_reference:,.1f}x {name}, {vs_new_words:,.1f}x its new words")
+        record["new_words"] = {"pairs": n_ref, "pairs_per_s": rate("distinct", n_ref),
+                               "speedup_per_core_vs_reference": vs_reference,
+                               "reference_new_words_pairs_per_s": rate("reference, new words", n_ref),
+                               "speedup_per_core_vs_reference_new_words": vs_new_words}
+    print(f"  {name:<40} {rate(name, n_ref):>12,.0f} pairs/s  {speedup:,.1f}x  {agree}")
     if ours_distinct is not None:
         assert out["reference, new words"] == out[name], "the reference's values depend on its cache"
         label = f"{name}, new words"
         print(f"  {label:<40} {rate('reference, new words', n_ref):>12,.0f} pairs/s")
+    report.add(record)
 
 
 def first_meteor_call_seconds() -> float:
@@ -101,6 +115,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5000, help="rows scored by rapideval")
     parser.add_argument("--reference-pairs", type=int, default=500, help="rows scored by the slow references")
     parser.add_argument("--repeats", type=int, default=5)
+    add_report_arguments(parser)
     args = parser.parse_args()
     os.environ.setdefault("NLTK_DATA", os.path.join(os.path.dirname(__file__), "..", ".nltk_data"))
 
@@ -113,6 +128,10 @@ def main() -> None:
     print(f"{args.pairs} pairs (references timed on {m}); {args.repeats} interleaved rounds; {os.cpu_count()} cores")
     loads = [first_meteor_call_seconds() for _ in range(3)]
     print(f"first METEOR call of a process (WordNet table load): {min(loads) * 1000:.0f} ms (best of 3)")
+    report = Report("bench_rouge_meteor", {"pairs": args.pairs, "reference_pairs": m, "repeats": args.repeats,
+                                           "pairs_source": PAIRS_SOURCE,
+                                           "first_meteor_call_ms_best_of_3": min(loads) * 1000},
+                    ["rouge-score", "nltk", "promptflow-evals"])
 
     # ROUGE-Lsum's sentences are lines: one sentence per line, as summarization harnesses pass them.
     def lines(texts: list[str]) -> list[str]:
@@ -134,25 +153,29 @@ def main() -> None:
         def ref_rouge(k: int, scorer=scorer, preds=preds, targets=targets) -> list[float]:
             return [float(v) for i in range(k) for s in scorer.score(targets[i], preds[i]).values() for v in s]
 
-        bench_task(f"{label} (rouge-score RougeScorer.score)", m, args.repeats,
-                   ours_rouge, ("rouge-score 0.1.2", ref_rouge), values_per_pair=3 * len(types))
+        bench_task(report, f"{label} (rouge-score RougeScorer.score)", m, args.repeats,
+                   ours_rouge, ("rouge-score", "rouge-score", ref_rouge), values_per_pair=3 * len(types))
 
-    bench_task("promptflow METEOR: tokenize + nltk single_meteor_score", m, args.repeats,
+    bench_task(report, "promptflow METEOR: tokenize + nltk single_meteor_score", m, args.repeats,
                lambda: meteor(hyps, refs), ours_distinct=lambda: meteor(hyps[:m], refs[:m]),
-               reference=("nltk (promptflow tokenize + meteor)",
+               reference=("nltk (promptflow tokenize + meteor)", "nltk",
                 lambda k: [single_meteor_score(nltk_tokenize(refs[i]), nltk_tokenize(hyps[i])) for i in range(k)]))
 
     hyp_tok = [nltk_tokenize(h) for h in hyps]
     ref_tok = [nltk_tokenize(r) for r in refs]
     # The same tokens joined by spaces and split again: the METEOR kernel without the tokenizer.
     hyp_joined, ref_joined = [" ".join(t) for t in hyp_tok], [" ".join(t) for t in ref_tok]
-    bench_task("METEOR on pre-tokenized text (batch, tokenizer='whitespace')", m, args.repeats,
+    bench_task(report, "METEOR on pre-tokenized text (batch, tokenizer='whitespace')", m, args.repeats,
                lambda: meteor(hyp_joined, ref_joined, tokenizer="whitespace"),
                ours_distinct=lambda: meteor(hyp_joined[:m], ref_joined[:m], tokenizer="whitespace"),
-               reference=("nltk single_meteor_score", lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
-    bench_task("nltk single_meteor_score on tokens (one call per pair)", m, args.repeats,
+               reference=("nltk single_meteor_score", "nltk",
+                          lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
+    bench_task(report, "nltk single_meteor_score on tokens (one call per pair, the drop-in)", m, args.repeats,
                lambda: np.array([nltk_meteor.single_meteor_score(r, h) for h, r in zip(hyp_tok, ref_tok)]),
-               ("nltk single_meteor_score", lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
+               ("nltk single_meteor_score", "nltk",
+                lambda k: [single_meteor_score(ref_tok[i], hyp_tok[i]) for i in range(k)]))
+    report.tasks[-1]["one_call_per_pair"] = True  # a Python loop holding the GIL: threads do not apply
+    report.write(args.json, args.note)
 
 
 if __name__ == "__main__":
