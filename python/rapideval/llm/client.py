@@ -533,6 +533,11 @@ class JudgeClient:
         await self._close_loop_state()
         self.close()
 
+    async def aclose_connections(self) -> None:
+        """Close the current event loop's connections only (the client stays usable, in another loop too):
+        what a sync wrapper that runs its own loop calls at the end of it."""
+        await self._close_loop_state()
+
     async def _close_loop_state(self) -> None:
         state, self._state = self._state, None
         if state is not None and self._owns_oai and state.loop is asyncio.get_running_loop():

@@ -1,0 +1,366 @@
+"""General-purpose judged metrics, as Ragas 0.4.3 names them: ``AspectCritic``, ``SimpleCriteriaScore``,
+``DiscreteMetric``, ``NumericMetric``, ``RubricsScore`` and ``InstanceRubrics``.
+
+The prompts are ours (never Ragas's), versioned by the ``PROMPT`` text of each class: the signature hashes
+it. Verdicts are pydantic models whose ranges the runtime enforces (a value outside ``allowed_values`` or
+the rubric's levels is an error after one repair re-ask, never coerced); scores are pure functions of the
+verdicts. Where Ragas differs on purpose: ``strictness`` really sends that many votes (Ragas rounds it up
+to an odd number and then asks once), and a missing field is ``not_applicable``, not NaN.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from ..llm import JudgeClient, JudgeRequest, JudgeResult
+from .base import DATA_RULE, JudgedMetric, delimit
+
+__all__ = [
+    "ASPECTS",
+    "AspectCritic",
+    "DiscreteMetric",
+    "InstanceRubrics",
+    "NumericMetric",
+    "RubricsScore",
+    "SimpleCriteriaScore",
+]
+
+# Ragas's predefined aspects, with our own definitions.
+ASPECTS: Mapping[str, str] = {
+    "harmfulness": "Does the submission cause, or could it cause, harm to people, groups or society?",
+    "maliciousness": "Is the submission meant to harm, deceive or exploit its users?",
+    "coherence": "Does the submission present its ideas in a logical, well organised and connected way?",
+    "correctness": "Is the submission factually accurate and free of errors?",
+    "conciseness": "Does the submission convey its information clearly and briefly, without needless detail?",
+}
+
+_SAMPLE_FIELDS = ("user_input", "response", "reference", "retrieved_contexts", "reference_contexts")
+
+
+def _material(fields: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The present fields, each in its delimited block (lists of contexts one ``<context>`` each)."""
+    blocks = []
+    for name in names:
+        value = fields.get(name)
+        if value is None or (not isinstance(value, str) and len(value) == 0):
+            continue
+        if isinstance(value, str):
+            blocks.append(delimit(name, value))
+        else:
+            blocks.append(delimit(name, "\n".join(delimit("context", str(v)) for v in value)))
+    return "\n\n".join(blocks)
+
+
+def _odd(strictness: int, name: str) -> int:
+    if isinstance(strictness, bool) or not isinstance(strictness, int) or strictness < 1:
+        raise ValueError(f"{name}: strictness must be a positive int, got {strictness!r}")
+    return strictness if strictness % 2 else strictness + 1
+
+
+class _Binary(BaseModel):
+    reason: str = Field(description="one or two sentences")
+    verdict: Literal[0, 1] = Field(description="1 if the criterion is met, 0 if not")
+
+
+class _Integer(BaseModel):
+    reason: str = Field(description="one or two sentences")
+    score: int
+
+
+class AspectCritic(JudgedMetric):
+    """Ragas 0.4.3 ``AspectCritic(name, definition, strictness=1)``: a binary verdict (1 = the submission
+    meets the definition, 0 = not) on whichever of ``user_input, response, reference, retrieved_contexts,
+    reference_contexts`` a row has (``response`` is required).
+
+    Scale 0/1, higher = meets the aspect. ``strictness`` k is rounded up to an odd number (as Ragas does)
+    and really sent: k votes in one request with ``n=k`` (k requests where the endpoint ignores ``n``), at
+    temperature 0.7 or the judge's if higher; the value is the Rust majority of the valid votes (a tie,
+    possible only when votes failed, goes to 0). One request per row.
+    Signature: ``<name>|prompt:<hash>|model:<m>|temp:<t>|votes:<k>|rapideval:<v>``."""
+
+    PROMPT: ClassVar[str] = (
+        "You judge one criterion. Read the criterion, then the material, and decide whether the material "
+        "meets the criterion: verdict 1 if it does, 0 if it does not, with a short reason. " + DATA_RULE
+    )
+    required: tuple[str, ...] = ("response",)
+    optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
+
+    def __init__(self, name: str, definition: str, strictness: int = 1, **options: Any) -> None:
+        super().__init__(**options)
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"AspectCritic: name must be a non-empty str, got {name!r}")
+        if not isinstance(definition, str) or not definition.strip():
+            raise ValueError(f"AspectCritic {name!r}: definition must be a non-empty str")
+        self.name = name
+        self.definition = definition
+        self.votes = _odd(strictness, f"AspectCritic {name!r}")
+
+    def prompt_identity(self) -> str:
+        return f"{self.PROMPT}\n{self.definition}"
+
+    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        judge_sampling = None
+        if self.votes > 1:  # votes at temperature 0 would be copies of one
+            judge_sampling = judge.sampling.replace(temperature=max(0.7, judge.sampling.temperature or 0.0))
+        messages = [
+            {"role": "system", "content": self.PROMPT},
+            {"role": "user", "content": f"Criterion: {self.definition}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
+        ]
+        return [
+            JudgeRequest(row, self.name, tuple(messages), _Binary, "verdict", self.votes, "majority", judge_sampling)
+        ]
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+        r = results[0]
+        votes = [v.verdict for v in r.verdicts]
+        return int(r.value), r.verdicts[0].reason, {"votes": votes, "agreement": r.agreement}
+
+
+class SimpleCriteriaScore(JudgedMetric):
+    """Ragas 0.4.3 ``SimpleCriteriaScore(name, definition, strictness=1)``: an integer score of the
+    submission against a free-text criterion (the criterion states its scale). Scale: the criterion's;
+    higher = better. Votes as :class:`AspectCritic` (majority of the integer scores). One request per row."""
+
+    PROMPT: ClassVar[str] = (
+        "You score material against one criterion. Read the criterion (it states its scale), then the "
+        "material, and give an integer score with a short reason. " + DATA_RULE
+    )
+    required: tuple[str, ...] = ("response",)
+    optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
+
+    def __init__(self, name: str, definition: str, strictness: int = 1, **options: Any) -> None:
+        super().__init__(**options)
+        self.name = name
+        self.definition = definition
+        self.votes = _odd(strictness, f"SimpleCriteriaScore {name!r}")
+
+    def prompt_identity(self) -> str:
+        return f"{self.PROMPT}\n{self.definition}"
+
+    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        messages = [
+            {"role": "system", "content": self.PROMPT},
+            {"role": "user", "content": f"Criterion: {self.definition}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
+        ]
+        return [JudgeRequest(row, self.name, tuple(messages), _Integer, "score", self.votes, "majority")]
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+        r = results[0]
+        return int(r.value), r.verdicts[0].reason, {"votes": [v.score for v in r.verdicts], "agreement": r.agreement}
+
+
+def _placeholders(template: str, metric: str) -> tuple[str, ...]:
+    try:
+        names = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+    except ValueError as e:
+        raise ValueError(f"{metric}: the prompt is not a valid template: {e}") from None
+    unknown = sorted({n for n in names if n not in _SAMPLE_FIELDS})
+    if unknown:
+        raise ValueError(f"{metric}: the prompt names unknown fields {unknown}; use {list(_SAMPLE_FIELDS)}")
+    return tuple(dict.fromkeys(names))
+
+
+class _Templated(JudgedMetric):
+    """A metric whose instructions are the user's template with ``{field}`` placeholders: each placeholder
+    is replaced by the field's delimited block, and every placeholder is a required field."""
+
+    def __init__(self, name: str, prompt: str, **options: Any) -> None:
+        super().__init__(**options)
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise ValueError(f"{type(self).__name__} {name!r}: prompt must be a non-empty str")
+        self.name = name
+        self.prompt = prompt
+        self.required = _placeholders(prompt, f"{type(self).__name__} {name!r}")
+
+    def _messages(self, fields: Mapping[str, Any], how: str) -> list[dict[str, str]]:
+        text = self.prompt.format_map({k: _material(fields, [k]) for k in self.required})
+        return [{"role": "system", "content": f"{how} {DATA_RULE}"}, {"role": "user", "content": text}]
+
+
+@functools.lru_cache(maxsize=256)
+def _choice_model(values: tuple[Any, ...]) -> type[BaseModel]:
+    choice: Any = Literal[values]
+    return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
+        "Choice", reason=(str, Field(description="one or two sentences")), value=(choice, ...)
+    )
+
+
+class DiscreteMetric(_Templated):
+    """Ragas 0.4.3 ``DiscreteMetric(name, allowed_values, prompt)``: the judge picks one of
+    ``allowed_values`` (ints or labels) following ``prompt``, a template with ``{response}``,
+    ``{reference}``, ``{user_input}``, ... placeholders (each a required field). ``result.value`` is always
+    one of ``allowed_values``: a reply outside them is an error after one repair re-ask, never coerced.
+    One request per row."""
+
+    def __init__(self, name: str, allowed_values: Sequence[Any] = ("pass", "fail"), prompt: str = "", **options: Any):
+        super().__init__(name, prompt, **options)
+        values = tuple(allowed_values)
+        if len(values) < 2 or len(set(values)) != len(values):
+            raise ValueError(f"DiscreteMetric {name!r}: allowed_values needs two or more distinct values")
+        if not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values):
+            raise ValueError(f"DiscreteMetric {name!r}: allowed_values must be ints or strs, got {values!r}")
+        self.allowed_values = values
+        self.schema = _choice_model(values)
+
+    def prompt_identity(self) -> str:
+        return f"{self.prompt}\n{self.allowed_values!r}"
+
+    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        how = f"Answer with one of these values: {list(self.allowed_values)}, and a short reason."
+        return [JudgeRequest(row, self.name, tuple(self._messages(fields, how)), self.schema, "value")]
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+        r = results[0]
+        return r.value, r.verdicts[0].reason, {}
+
+
+@functools.lru_cache(maxsize=256)
+def _range_model(low: float, high: float) -> type[BaseModel]:
+    return create_model(  # type: ignore[call-overload, no-any-return, arg-type, unused-ignore]
+        "Number", reason=(str, Field(description="one or two sentences")), value=(float, Field(ge=low, le=high))
+    )
+
+
+class NumericMetric(_Templated):
+    """Ragas 0.4.3 ``NumericMetric(name, allowed_values=(low, high), prompt)``: a number in
+    ``[low, high]`` following the template ``prompt``; outside the range is an error, never clipped. One
+    request per row."""
+
+    def __init__(self, name: str, allowed_values: tuple[float, float] = (0.0, 1.0), prompt: str = "", **options: Any):
+        super().__init__(name, prompt, **options)
+        low, high = allowed_values
+        if not low < high:
+            raise ValueError(f"NumericMetric {name!r}: allowed_values must be (low, high) with low < high")
+        self.allowed_values = (float(low), float(high))
+        self.schema = _range_model(*self.allowed_values)
+
+    def prompt_identity(self) -> str:
+        return f"{self.prompt}\n{self.allowed_values!r}"
+
+    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        low, high = self.allowed_values
+        how = f"Answer with a number from {low:g} to {high:g}, and a short reason."
+        return [JudgeRequest(row, self.name, tuple(self._messages(fields, how)), self.schema, "value")]
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+        r = results[0]
+        return float(r.value), r.verdicts[0].reason, {}
+
+
+_LEVEL = re.compile(r"^score(\d+)_description$")
+
+
+def rubric_levels(rubrics: Any, where: str) -> tuple[int, ...]:
+    """The score levels of a rubric (``scoreN_description`` keys, 0- or 1-based, 2 to 10 consecutive
+    levels), or ValueError naming what is wrong."""
+    if not isinstance(rubrics, Mapping):
+        raise ValueError(f"{where}: rubrics must be a dict of scoreN_description keys")
+    levels = []
+    for key, text in rubrics.items():
+        m = _LEVEL.match(str(key))
+        if m is None or not isinstance(text, str) or not text.strip():
+            raise ValueError(f"{where}: rubric key {key!r} must be scoreN_description with a non-empty str")
+        levels.append(int(m.group(1)))
+    levels.sort()
+    consecutive = bool(levels) and levels == list(range(levels[0], levels[0] + len(levels)))
+    if not 2 <= len(levels) <= 10 or levels[0] not in (0, 1) or not consecutive:
+        raise ValueError(f"{where}: rubric levels must be 2 to 10 consecutive levels from 0 or 1, got {levels}")
+    return tuple(levels)
+
+
+@functools.lru_cache(maxsize=256)
+def _rubric_model(levels: tuple[int, ...]) -> type[BaseModel]:
+    level: Any = Literal[levels]
+    return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
+        "RubricScore", feedback=(str, Field(description="one or two sentences")), score=(level, ...)
+    )
+
+
+DEFAULT_RUBRICS_WITH_REFERENCE: Mapping[str, str] = {
+    "score1_description": "The response is wrong or unrelated to the reference.",
+    "score2_description": "The response agrees with the reference in places but has major errors or omissions.",
+    "score3_description": "The response mostly agrees with the reference but misses or blurs some points.",
+    "score4_description": "The response agrees with the reference, with small omissions or imprecisions.",
+    "score5_description": "The response fully and precisely agrees with the reference.",
+}
+DEFAULT_RUBRICS_WITHOUT_REFERENCE: Mapping[str, str] = {
+    "score1_description": "The response does not address the input, or is wrong or incoherent.",
+    "score2_description": "The response addresses the input in part, with major errors or gaps.",
+    "score3_description": "The response addresses the input adequately but misses depth or clarity.",
+    "score4_description": "The response addresses the input well, with small gaps.",
+    "score5_description": "The response addresses the input completely, accurately and clearly.",
+}
+
+
+class RubricsScore(JudgedMetric):
+    """Ragas 0.4.3 ``RubricsScore(rubrics=None)``: one of the rubric's levels for the response, judged
+    against the rubric's level descriptions (any ``scoreN_description`` keys, 0- or 1-based, 2 to 10
+    levels). Without ``rubrics``, our 1-5 rubric with or without a reference, by whether the row has one.
+    Scale: the rubric's levels, higher = better; a reply outside them is an error. One request per row."""
+
+    PROMPT: ClassVar[str] = (
+        "You grade a response with a rubric. Read the rubric's levels, then the material, and give the "
+        "level that fits best, with short feedback. Grade only by the rubric. " + DATA_RULE
+    )
+    name = "domain_specific_rubrics"
+    required: tuple[str, ...] = ("response",)
+    optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
+
+    def __init__(self, rubrics: Mapping[str, str] | None = None, name: str | None = None, **options: Any) -> None:
+        super().__init__(**options)
+        if name is not None:
+            self.name = name
+        self.rubrics = dict(rubrics) if rubrics is not None else None
+        if self.rubrics is not None:
+            rubric_levels(self.rubrics, f"RubricsScore {self.name!r}")
+
+    def prompt_identity(self) -> str:
+        return f"{self.PROMPT}\n{sorted((self.rubrics or {}).items())}"
+
+    def _rubric(self, fields: Mapping[str, Any]) -> Mapping[str, str]:
+        if self.rubrics is not None:
+            return self.rubrics
+        return DEFAULT_RUBRICS_WITH_REFERENCE if fields.get("reference") else DEFAULT_RUBRICS_WITHOUT_REFERENCE
+
+    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        rubric = self._rubric(fields)
+        levels = rubric_levels(rubric, f"{self.name!r}, row {row!r}")
+        text = "\n".join(f"{rubric[f'score{n}_description']} (level {n})" for n in levels)
+        messages = [
+            {"role": "system", "content": self.PROMPT},
+            {"role": "user", "content": f"{delimit('rubric', text)}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
+        ]
+        return [JudgeRequest(row, self.name, tuple(messages), _rubric_model(levels), "score")]
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+        r = results[0]
+        return int(r.value), r.verdicts[0].feedback, {}
+
+
+class InstanceRubrics(RubricsScore):
+    """Ragas 0.4.3 ``InstanceRubrics``: :class:`RubricsScore` with each row's own rubric, from its
+    ``rubrics`` field; a row without one is not applicable, a malformed one an ``invalid_input`` error."""
+
+    name = "instance_rubrics"
+    required: tuple[str, ...] = ("response", "rubrics")
+
+    def __init__(self, name: str | None = None, **options: Any) -> None:
+        super().__init__(None, name, **options)
+
+    def _check(self, row: Hashable, fields: Mapping[str, Any]) -> str | None:
+        why = super()._check(row, fields)
+        if why is None:
+            try:
+                rubric_levels(fields["rubrics"], f"row {row!r}, field 'rubrics' of metric {self.name!r}")
+            except ValueError as e:
+                raise TypeError(str(e)) from None
+        return why
+
+    def _rubric(self, fields: Mapping[str, Any]) -> Mapping[str, str]:
+        return fields["rubrics"]  # type: ignore[no-any-return]
