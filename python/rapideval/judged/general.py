@@ -73,7 +73,46 @@ class _Integer(BaseModel):
     score: int
 
 
-class AspectCritic(JudgedMetric):
+class _Criterion(JudgedMetric):
+    """A verdict on one free-text criterion over the row's fields (``response`` required), with
+    ``strictness`` votes: the verdict model ``SCHEMA``, whose ``FIELD`` the votes' majority decides."""
+
+    SCHEMA: ClassVar[type[BaseModel]]
+    FIELD: ClassVar[str]
+    required: tuple[str, ...] = ("response",)
+    optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
+
+    def __init__(self, name: str, definition: str, strictness: int = 1, **options: Any) -> None:
+        super().__init__(**options)
+        kind = type(self).__name__
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{kind}: name must be a non-empty str, got {name!r}")
+        if not isinstance(definition, str) or not definition.strip():
+            raise ValueError(f"{kind} {name!r}: definition must be a non-empty str")
+        self.name = name
+        self.definition = definition
+        self.votes = _odd(strictness, f"{kind} {name!r}")
+
+    def prompt_identity(self) -> str:
+        return f"{self.PROMPT}\n{self.definition}"
+
+    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        sampling = None
+        if self.votes > 1:  # votes at temperature 0 would be copies of one
+            sampling = judge.sampling.replace(temperature=max(0.7, judge.sampling.temperature or 0.0))
+        messages = (
+            {"role": "system", "content": self.PROMPT},
+            {"role": "user", "content": f"Criterion: {self.definition}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
+        )
+        return [JudgeRequest(row, self.name, messages, self.SCHEMA, self.FIELD, self.votes, "majority", sampling)]
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+        r = results[0]
+        votes = [getattr(v, self.FIELD) for v in r.verdicts]
+        return int(r.value), r.verdicts[0].reason, {"votes": votes, "agreement": r.agreement}
+
+
+class AspectCritic(_Criterion):
     """Ragas 0.4.3 ``AspectCritic(name, definition, strictness=1)``: a binary verdict (1 = the submission
     meets the definition, 0 = not) on whichever of ``user_input, response, reference, retrieved_contexts,
     reference_contexts`` a row has (``response`` is required).
@@ -88,71 +127,22 @@ class AspectCritic(JudgedMetric):
         "You judge one criterion. Read the criterion, then the material, and decide whether the material "
         "meets the criterion: verdict 1 if it does, 0 if it does not, with a short reason. " + DATA_RULE
     )
-    required: tuple[str, ...] = ("response",)
-    optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
-
-    def __init__(self, name: str, definition: str, strictness: int = 1, **options: Any) -> None:
-        super().__init__(**options)
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"AspectCritic: name must be a non-empty str, got {name!r}")
-        if not isinstance(definition, str) or not definition.strip():
-            raise ValueError(f"AspectCritic {name!r}: definition must be a non-empty str")
-        self.name = name
-        self.definition = definition
-        self.votes = _odd(strictness, f"AspectCritic {name!r}")
-
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}\n{self.definition}"
-
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        judge_sampling = None
-        if self.votes > 1:  # votes at temperature 0 would be copies of one
-            judge_sampling = judge.sampling.replace(temperature=max(0.7, judge.sampling.temperature or 0.0))
-        messages = [
-            {"role": "system", "content": self.PROMPT},
-            {"role": "user", "content": f"Criterion: {self.definition}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
-        ]
-        return [
-            JudgeRequest(row, self.name, tuple(messages), _Binary, "verdict", self.votes, "majority", judge_sampling)
-        ]
-
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
-        votes = [v.verdict for v in r.verdicts]
-        return int(r.value), r.verdicts[0].reason, {"votes": votes, "agreement": r.agreement}
+    SCHEMA = _Binary
+    FIELD = "verdict"
 
 
-class SimpleCriteriaScore(JudgedMetric):
+class SimpleCriteriaScore(_Criterion):
     """Ragas 0.4.3 ``SimpleCriteriaScore(name, definition, strictness=1)``: an integer score of the
     submission against a free-text criterion (the criterion states its scale). Scale: the criterion's;
-    higher = better. Votes as :class:`AspectCritic` (majority of the integer scores). One request per row."""
+    higher = better. Votes as :class:`AspectCritic` (the majority of the integer scores, a tie to the
+    lowest). One request per row."""
 
     PROMPT: ClassVar[str] = (
         "You score material against one criterion. Read the criterion (it states its scale), then the "
         "material, and give an integer score with a short reason. " + DATA_RULE
     )
-    required: tuple[str, ...] = ("response",)
-    optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
-
-    def __init__(self, name: str, definition: str, strictness: int = 1, **options: Any) -> None:
-        super().__init__(**options)
-        self.name = name
-        self.definition = definition
-        self.votes = _odd(strictness, f"SimpleCriteriaScore {name!r}")
-
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}\n{self.definition}"
-
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        messages = [
-            {"role": "system", "content": self.PROMPT},
-            {"role": "user", "content": f"Criterion: {self.definition}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
-        ]
-        return [JudgeRequest(row, self.name, tuple(messages), _Integer, "score", self.votes, "majority")]
-
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
-        return int(r.value), r.verdicts[0].reason, {"votes": [v.score for v in r.verdicts], "agreement": r.agreement}
+    SCHEMA = _Integer
+    FIELD = "score"
 
 
 def _placeholders(template: str, metric: str) -> tuple[str, ...]:
