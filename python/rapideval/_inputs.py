@@ -1,12 +1,27 @@
 """Turn the column types users hold (lists, tuples, numpy arrays, pyarrow arrays, pandas Series) into
-plain lists, which the native layer reads in one pass and validates row by row."""
+plain lists, which the native layer reads in one pass and validates row by row; and read JSON Lines files."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+def read_jsonl(path: str | os.PathLike[str]) -> list[Any]:
+    """The values of a JSON Lines file (blank lines skipped); a bad line is a ValueError naming file and line."""
+    rows = []
+    with open(path, encoding="utf8") as f:
+        for lineno, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path}:{lineno}: not valid JSON ({e.msg})") from None
+    return rows
 
 
 def as_list(column: Any, field: str) -> list[Any]:

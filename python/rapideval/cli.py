@@ -15,21 +15,14 @@ from importlib import resources
 from typing import Any, Sequence
 
 from . import _core
+from ._inputs import read_jsonl
 from .score import DEFAULT_METRICS, METRICS, score, summarize
 
 
 def _read_rows(path: pathlib.Path) -> list[dict[str, Any]]:
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
-        rows = []
-        with open(path, encoding="utf8") as f:
-            for lineno, line in enumerate(f, 1):
-                if line.strip():
-                    try:
-                        rows.append(json.loads(line))
-                    except json.JSONDecodeError as e:
-                        raise ValueError(f"{path}:{lineno}: not valid JSON ({e.msg})") from None
-        return rows
+        return read_jsonl(path)
     if suffix == ".json":
         with open(path, encoding="utf8") as f:
             data = json.load(f)
