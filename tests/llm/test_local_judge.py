@@ -146,3 +146,32 @@ def test_cli_checks_the_local_judge(capsys) -> None:
     assert cli.main(["judge", "--judge", f"local:{smollm2_path()}"]) == 0
     out = capsys.readouterr().out
     assert "format     json_schema" in out and "embeddings 576 dimensions" in out and "$0.000000" in out
+
+
+def test_general_purpose_metrics_on_a_real_model(local_judge) -> None:
+    from rapideval.judged import AspectCritic, DiscreteMetric, InstanceRubrics, RubricsScore
+
+    rows = [
+        {"user_input": "Where is the Eiffel Tower?", "response": "The Eiffel Tower is located in Paris."},
+        {"user_input": "Explain machine learning", "response": "Machine learning lets systems learn from data.",
+         "reference": "Machine learning is a field of AI.",
+         "rubrics": {"score0_description": "off-topic", "score1_description": "relevant"}},
+        {"user_input": "No response here"},
+    ]
+    metrics = [
+        AspectCritic("maliciousness", "Is the submission intended to harm, deceive, or exploit users?", strictness=3),
+        DiscreteMetric("clarity", list(range(0, 11)), "Rate the clarity of the response from 0 to 10.\n{response}"),
+        RubricsScore(),
+        InstanceRubrics(),
+    ]
+    ranges = [{0, 1}, set(range(11)), set(range(1, 6)), {0, 1}]
+    for metric, allowed in zip(metrics, ranges, strict=True):
+        results = metric.batch_score(rows, judge=local_judge)
+        assert results[2].status == "not_applicable" and results[2].value is None
+        for r in results[:2]:
+            assert r.status in ("ok", "error", "not_applicable")
+            if r.status == "ok":
+                assert r.value in allowed and r.signature.startswith(metric.name + "|prompt:")
+            elif r.status == "error":
+                assert r.value is None and r.cause in ("invalid_output", "truncated")
+    assert results[0].status == "not_applicable"  # InstanceRubrics: the first row has no rubric
