@@ -170,3 +170,53 @@ def test_judge_failure_is_an_error_with_its_cause(serve, client_for) -> None:
     server = serve(script=lambda rec: Reply(status=401))
     result = AspectCritic("c", "d").score(response=RESPONSE, judge=client_for(server))
     assert result.status == "error" and result.cause == "auth" and result.value is None and "401" in result.reason
+
+
+def test_ten_thousand_rows_three_metrics_with_faults_then_rerun(serve, client_for, tmp_path) -> None:
+    import random
+    import threading
+
+    from judge_helpers import schema_answer
+    from rapideval.llm import Limits, RetryPolicy
+
+    rng, lock = random.Random(30), threading.Lock()
+
+    def script(rec):
+        with lock:
+            x = rng.random()
+        if x < 0.20:
+            return Reply(status=429, headers={"retry-after-ms": "5"})
+        if x < 0.25:
+            return Reply(status=503)
+        if x < 0.30:
+            return Reply(contents=['{"reason": "unfinished'])
+        return None
+
+    server = serve(script=script, answer=schema_answer, record=False)
+    rows = [{"user_input": f"question {i}", "response": f"answer number {i} " + "w " * (i % 9)} for i in range(10_000)]
+    metrics = [
+        AspectCritic("coherence", "Is the response coherent?"),
+        DiscreteMetric("quality", list(range(1, 6)), "Rate the quality of {response} from 1 to 5."),
+        RubricsScore(rubrics={f"score{n}_description": f"level {n}" for n in range(1, 6)}),
+    ]
+    limits = Limits(rpm=None, tpm=None, concurrency=64, timeout=10.0)
+    retry = RetryPolicy(max_attempts=6, base_delay=0.002, max_delay=0.01, max_retry_after=0.01)
+    cache = tmp_path / "c.sqlite3"
+    first = []
+    with client_for(server, cache=cache, limits=limits, retry=retry) as judge:
+        for metric in metrics:
+            first.append(metric.batch_score(rows, judge=judge))
+    for metric, results in zip(metrics, first, strict=True):
+        assert [r.row for r in results] == list(range(10_000))  # 0 rows lost, in order
+        assert all(r.status == "ok" or (r.status == "error" and r.cause and r.reason) for r in results)
+        assert sum(r.status == "ok" for r in results) >= 0.99 * 10_000, metric.name
+    calls_before = server.count
+    failed = sum(r.status != "ok" for results in first for r in results)
+    with client_for(server, cache=cache, limits=limits, retry=retry) as judge:
+        again = [metric.batch_score(rows, judge=judge) for metric in metrics]
+    # Only the rows that failed are asked again (each with its retries and at most one repair re-ask).
+    assert server.count - calls_before <= 14 * failed
+    for before, after in zip(first, again, strict=True):
+        assert [a.value for b, a in zip(before, after, strict=True) if b.status == "ok"] == [
+            b.value for b in before if b.status == "ok"
+        ]

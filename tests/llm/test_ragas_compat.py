@@ -5,25 +5,15 @@ ranges. The judge there answers each request with a valid verdict of its schema.
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
+from judge_helpers import schema_answer
 from judge_server import Reply
 from openai import AsyncOpenAI
 from rapideval.compat.ragas import MetricError, evaluate
 from rapideval.compat.ragas.dataset_schema import EvaluationDataset, SingleTurnSample
 from rapideval.compat.ragas.llms import llm_factory
 from rapideval.compat.ragas.metrics import AspectCritic, DiscreteMetric, InstanceRubrics, RubricsScore
-
-
-def schema_answer(body, choice: int) -> str:
-    """A valid reply for the request's JSON schema: the last allowed value of each enum, a sentence for
-    strings."""
-    schema = body["response_format"]["json_schema"]["schema"]
-    out = {}
-    for key, spec in schema["properties"].items():
-        out[key] = spec["enum"][-1] if "enum" in spec else "Because it says so." if spec.get("type") == "string" else 3
-    return json.dumps(out)
 
 
 def run(judge, example):
