@@ -23,9 +23,16 @@ class Verdict(BaseModel):
 
 def schema_answer(body, choice: int) -> str:
     """A valid reply for the request's JSON schema (the judged metrics' verdicts): the last allowed value of
-    each enum, a sentence for strings, 3 for other fields."""
+    each enum, a sentence for strings, ``minItems`` distinct strings for arrays, 3 for other fields."""
     schema = body["response_format"]["json_schema"]["schema"]
-    out = {}
+    out: dict[str, object] = {}
     for key, spec in schema["properties"].items():
-        out[key] = spec["enum"][-1] if "enum" in spec else "Because it says so." if spec.get("type") == "string" else 3
+        if "enum" in spec:
+            out[key] = spec["enum"][-1]
+        elif spec.get("type") == "string":
+            out[key] = "Because it says so."
+        elif spec.get("type") == "array":
+            out[key] = [f"item {i + 1}" for i in range(spec.get("minItems", 1))]
+        else:
+            out[key] = 3
     return json.dumps(out)

@@ -175,3 +175,53 @@ def test_general_purpose_metrics_on_a_real_model(local_judge) -> None:
             elif r.status == "error":
                 assert r.value is None and r.cause in ("invalid_output", "truncated")
     assert results[0].status == "not_applicable"  # InstanceRubrics: the first row has no rubric
+
+
+def test_ragas_seed_examples_on_a_real_model(local_judge, monkeypatch, tmp_path) -> None:
+    """The examples of the Ragas general-purpose page (ragas_seed_examples.py), import lines changed only,
+    with ``AsyncOpenAI()`` pointed at the local server as a user would by environment."""
+    import asyncio
+
+    import ragas_seed_examples as examples
+    from openai import AsyncOpenAI
+    from rapideval.compat.ragas import MetricError
+    from rapideval.compat.ragas.llms import llm_factory
+
+    monkeypatch.setenv("OPENAI_BASE_URL", local_judge._servers[0].url)
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_CACHE", str(tmp_path / "cache.sqlite3"))
+    evaluator_llm = llm_factory("smollm2", client=AsyncOpenAI())
+
+    def value_or_typed_error(example) -> object:
+        async def main():
+            try:
+                return await example()
+            except MetricError as e:  # a tiny model may run out of tokens: a typed error, never a NaN
+                assert e.result.status == "error" and e.result.cause in ("invalid_output", "truncated")
+                return None
+            finally:
+                await evaluator_llm.aclose_connections()
+
+        return asyncio.run(main())
+
+    outcomes = [
+        (value_or_typed_error(lambda: examples.aspect_critic(evaluator_llm)), {0, 1}),
+        (value_or_typed_error(lambda: examples.rubrics_score(evaluator_llm)), set(range(1, 6))),
+    ]
+
+    async def discrete():
+        llm, *results = await examples.discrete_metrics()
+        await llm.aclose_connections()
+        return results
+
+    for result, allowed in zip(asyncio.run(discrete()), (range(11), range(1, 6), range(6)), strict=True):
+        assert result.status in ("ok", "error")
+        outcomes.append((result.value if result.status == "ok" else None, set(allowed)))
+    rubric_result = examples.instance_rubrics(evaluator_llm)
+    for row in rubric_result.results:
+        outcomes.append((row[0].value, {0, 1}))
+        assert row[0].status in ("ok", "error")
+    assert repr(rubric_result).startswith("{'instance_rubrics': ")
+    for value, allowed in outcomes:
+        assert value is None or (type(value) is int and value in allowed)
+    assert sum(v is not None for v, _ in outcomes) >= len(outcomes) - 2  # json_schema keeps a real model in format

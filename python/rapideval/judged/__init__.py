@@ -20,6 +20,7 @@ from .general import (
     DiscreteMetric,
     InstanceRubrics,
     NumericMetric,
+    RankingMetric,
     RubricsScore,
     SimpleCriteriaScore,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "JudgedMetric",
     "MetricResult",
     "NumericMetric",
+    "RankingMetric",
     "RubricsScore",
     "SimpleCriteriaScore",
     "delimit",

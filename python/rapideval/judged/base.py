@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 import threading
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -30,14 +31,25 @@ from typing import Any, ClassVar, Literal, cast
 
 from ..llm import JudgeClient, JudgeFailure, JudgeRequest, JudgeResult, Usage
 
-__all__ = ["FIELDS", "JudgedMetric", "MetricResult", "Status", "delimit", "run_sync"]
+__all__ = [
+    "FIELDS",
+    "ROLES",
+    "JudgedMetric",
+    "MetricResult",
+    "Status",
+    "delimit",
+    "is_conversation",
+    "material",
+    "run_sync",
+]
 
 Status = Literal["ok", "not_applicable", "error"]
 
-# The fields of a sample (Ragas's names) and the Python types each one takes.
+# The fields of a sample (Ragas's names) and the Python types each one takes. ``user_input`` is a str, or
+# for a multi-turn row a conversation: a list of messages ``{"role", "content"[, "tool_calls"]}``.
 FIELDS: Mapping[str, tuple[type, ...]] = MappingProxyType(
     {
-        "user_input": (str,),
+        "user_input": (str, list, tuple),
         "response": (str,),
         "reference": (str,),
         "retrieved_contexts": (list, tuple),
@@ -46,8 +58,34 @@ FIELDS: Mapping[str, tuple[type, ...]] = MappingProxyType(
         "reference_context_ids": (list, tuple),
         "multi_responses": (list, tuple),
         "rubrics": (dict, Mapping),
+        "reference_topics": (list, tuple),
     }
 )
+
+# The roles of a conversation's messages (OpenAI's names; Ragas's HumanMessage, AIMessage, ToolMessage).
+ROLES = ("user", "assistant", "tool")
+
+
+def is_conversation(value: Any) -> bool:
+    """Whether a ``user_input`` is a conversation (a list of messages) rather than one text."""
+    return isinstance(value, (list, tuple))
+
+
+def _check_conversation(where: str, messages: Sequence[Any]) -> None:
+    """TypeError naming the message of a conversation that is not ``{"role": one of ROLES, "content": str}``
+    with, on an assistant message, optional ``tool_calls`` of ``{"name": str, "args": dict}``."""
+    for i, m in enumerate(messages):
+        at = f"{where}[{i}]"
+        if not isinstance(m, Mapping) or m.get("role") not in ROLES or not isinstance(m.get("content"), str):
+            raise TypeError(f"{at}: expected a message {{'role': one of {list(ROLES)}, 'content': str}}, got {m!r:.80}")
+        calls = m.get("tool_calls") or ()
+        if calls and m["role"] != "assistant":
+            raise TypeError(f"{at}: only an assistant message has tool_calls")
+        for call in calls:
+            if not isinstance(call, Mapping) or not isinstance(call.get("name"), str):
+                raise TypeError(f"{at}: a tool call must be {{'name': str, 'args': dict}}, got {call!r:.80}")
+            if not isinstance(call.get("args", {}), Mapping):
+                raise TypeError(f"{at}: tool call {call['name']!r}: args must be a dict")
 
 @dataclass(frozen=True)
 class MetricResult:
@@ -82,8 +120,36 @@ _TAGS = re.compile(r"<(\s*/?\s*)(" + "|".join(FIELDS) + r"|context|message|rubri
 def delimit(name: str, text: str) -> str:
     """``text`` between ``<name>`` tags, with every copy of the metrics' tags in it escaped (``<`` becomes
     ``&lt;``), so that untrusted text cannot end its block or start another."""
-    escaped = _TAGS.sub(r"&lt;\1\2", text)
-    return f"<{name}>\n{escaped}\n</{name}>"
+    return _block(name, _TAGS.sub(r"&lt;\1\2", text))
+
+
+def _block(name: str, body: str) -> str:
+    return f"<{name}>\n{body}\n</{name}>"
+
+
+def _message(m: Mapping[str, Any]) -> str:
+    lines = [f"{m['role']}: {m['content']}"]
+    for call in m.get("tool_calls") or ():
+        args = json.dumps(call.get("args", {}), ensure_ascii=False, sort_keys=True, default=str)
+        lines.append(f"tool call: {call['name']} {args}")
+    return "\n".join(lines)
+
+
+def material(fields: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The present fields among ``names``, each in its delimited block: a list of contexts (or topics) one
+    ``<context>`` each, a conversation one ``<message>`` each (``role: content``, then its tool calls)."""
+    blocks = []
+    for name in names:
+        value = fields.get(name)
+        if value is None or (not isinstance(value, str) and len(value) == 0):
+            continue
+        if isinstance(value, str):
+            blocks.append(delimit(name, value))
+        elif name == "user_input":
+            blocks.append(_block(name, "\n".join(delimit("message", _message(m)) for m in value)))
+        else:
+            blocks.append(_block(name, "\n".join(delimit("context", str(v)) for v in value)))
+    return "\n\n".join(blocks)
 
 
 DATA_RULE = (
@@ -134,6 +200,8 @@ class JudgedMetric:
     name: str = "judged"
     required: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
+    # The required fields of a multi-turn row (``user_input`` a conversation); None: the same as ``required``.
+    multi_turn: tuple[str, ...] | None = None
     PROMPT: ClassVar[str] = ""
 
     def __init__(self, *, judge: JudgeClient | None = None) -> None:
@@ -181,7 +249,10 @@ class JudgedMetric:
                     f"row {row!r}, field {key!r} of metric {self.name!r}: expected {expected}, "
                     f"got {type(value).__name__}"
                 )
-            if kinds == (list, tuple):
+            if key == "user_input" and is_conversation(value):
+                where = f"row {row!r}, field 'user_input' of metric {self.name!r}"
+                _check_conversation(where, cast("Sequence[Any]", value))
+            elif kinds == (list, tuple):
                 items = cast("Sequence[Any]", value)
                 for i, item in enumerate(items):
                     if not isinstance(item, str):
@@ -189,7 +260,10 @@ class JudgedMetric:
                             f"row {row!r}, field {key!r}[{i}] of metric {self.name!r}: expected str, "
                             f"got {type(item).__name__}"
                         )
-        for key in self.required:
+        required = self.required
+        if self.multi_turn is not None and is_conversation(fields.get("user_input")):
+            required = self.multi_turn
+        for key in required:
             value = fields.get(key)
             if value is None:
                 return f"no {key!r} to judge"

@@ -1,5 +1,10 @@
 """General-purpose judged metrics, as Ragas 0.4.3 names them: ``AspectCritic``, ``SimpleCriteriaScore``,
-``DiscreteMetric``, ``NumericMetric``, ``RubricsScore`` and ``InstanceRubrics``.
+``DiscreteMetric``, ``NumericMetric``, ``RankingMetric``, ``RubricsScore`` and ``InstanceRubrics``.
+
+Each takes a single-turn row (``user_input`` a str, ``response`` required) or, where Ragas has a
+multi-turn form (AspectCritic, SimpleCriteriaScore, RubricsScore, InstanceRubrics), a multi-turn row:
+``user_input`` a conversation, a list of ``{"role": "user" | "assistant" | "tool", "content": str}``
+messages (assistant messages may carry ``tool_calls``), judged as a whole; ``response`` is then not needed.
 
 The prompts are ours (never Ragas's), versioned by the ``PROMPT`` text of each class: the signature hashes
 it. Verdicts are pydantic models whose ranges the runtime enforces (a value outside ``allowed_values`` or
@@ -14,12 +19,12 @@ import functools
 import re
 import string
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import AfterValidator, BaseModel, Field, create_model
 
 from ..llm import JudgeClient, JudgeRequest, JudgeResult
-from .base import DATA_RULE, JudgedMetric, delimit
+from .base import DATA_RULE, JudgedMetric, delimit, material
 
 __all__ = [
     "ASPECTS",
@@ -27,6 +32,7 @@ __all__ = [
     "DiscreteMetric",
     "InstanceRubrics",
     "NumericMetric",
+    "RankingMetric",
     "RubricsScore",
     "SimpleCriteriaScore",
 ]
@@ -41,20 +47,6 @@ ASPECTS: Mapping[str, str] = {
 }
 
 _SAMPLE_FIELDS = ("user_input", "response", "reference", "retrieved_contexts", "reference_contexts")
-
-
-def _material(fields: Mapping[str, Any], names: Sequence[str]) -> str:
-    """The present fields, each in its delimited block (lists of contexts one ``<context>`` each)."""
-    blocks = []
-    for name in names:
-        value = fields.get(name)
-        if value is None or (not isinstance(value, str) and len(value) == 0):
-            continue
-        if isinstance(value, str):
-            blocks.append(delimit(name, value))
-        else:
-            blocks.append(delimit(name, "\n".join(delimit("context", str(v)) for v in value)))
-    return "\n\n".join(blocks)
 
 
 def _odd(strictness: int, name: str) -> int:
@@ -80,6 +72,7 @@ class _Criterion(JudgedMetric):
     SCHEMA: ClassVar[type[BaseModel]]
     FIELD: ClassVar[str]
     required: tuple[str, ...] = ("response",)
+    multi_turn = ("user_input",)
     optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
 
     def __init__(self, name: str, definition: str, strictness: int = 1, **options: Any) -> None:
@@ -102,7 +95,7 @@ class _Criterion(JudgedMetric):
             sampling = judge.sampling.replace(temperature=max(0.7, judge.sampling.temperature or 0.0))
         messages = (
             {"role": "system", "content": self.PROMPT},
-            {"role": "user", "content": f"Criterion: {self.definition}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
+            {"role": "user", "content": f"Criterion: {self.definition}\n\n{material(fields, _SAMPLE_FIELDS)}"},
         )
         return [JudgeRequest(row, self.name, messages, self.SCHEMA, self.FIELD, self.votes, "majority", sampling)]
 
@@ -115,7 +108,7 @@ class _Criterion(JudgedMetric):
 class AspectCritic(_Criterion):
     """Ragas 0.4.3 ``AspectCritic(name, definition, strictness=1)``: a binary verdict (1 = the submission
     meets the definition, 0 = not) on whichever of ``user_input, response, reference, retrieved_contexts,
-    reference_contexts`` a row has (``response`` is required).
+    reference_contexts`` a row has (``response`` is required; in a multi-turn row, the conversation).
 
     Scale 0/1, higher = meets the aspect. ``strictness`` k is rounded up to an odd number (as Ragas does)
     and really sent: k votes in one request with ``n=k`` (k requests where the endpoint ignores ``n``), at
@@ -169,7 +162,7 @@ class _Templated(JudgedMetric):
         self.required = _placeholders(prompt, f"{type(self).__name__} {name!r}")
 
     def _messages(self, fields: Mapping[str, Any], how: str) -> list[dict[str, str]]:
-        text = self.prompt.format_map({k: _material(fields, [k]) for k in self.required})
+        text = self.prompt.format_map({k: material(fields, [k]) for k in self.required})
         return [{"role": "system", "content": f"{how} {DATA_RULE}"}, {"role": "user", "content": text}]
 
 
@@ -243,6 +236,45 @@ class NumericMetric(_Templated):
         return float(r.value), r.verdicts[0].reason, {}
 
 
+def _distinct(items: list[str]) -> list[str]:
+    if len({i.strip().casefold() for i in items}) != len(items) or not all(i.strip() for i in items):
+        raise ValueError("a ranking lists distinct, non-empty items")
+    return items
+
+
+@functools.lru_cache(maxsize=256)
+def _ranking_model(size: int) -> type[BaseModel]:
+    ranking: Any = Annotated[list[str], Field(min_length=size, max_length=size), AfterValidator(_distinct)]
+    return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
+        "Ranking", reason=(str, Field(description="one or two sentences")), value=(ranking, ...)
+    )
+
+
+class RankingMetric(_Templated):
+    """Ragas 0.4.3 ``RankingMetric(name, allowed_values=k, prompt)``: the judge orders items following the
+    template ``prompt``, best first; the value is a list of exactly ``k`` distinct item strings. A ranking of
+    another length, or with repeats, is an error after one repair re-ask, never truncated. One request per
+    row."""
+
+    def __init__(self, name: str, allowed_values: int = 2, prompt: str = "", **options: Any) -> None:
+        super().__init__(name, prompt, **options)
+        if isinstance(allowed_values, bool) or not isinstance(allowed_values, int) or allowed_values < 2:
+            raise ValueError(f"RankingMetric {name!r}: allowed_values is the ranking's length, an int >= 2")
+        self.allowed_values = allowed_values
+        self.schema = _ranking_model(allowed_values)
+
+    def prompt_identity(self) -> str:
+        return f"{self.prompt}\n{self.allowed_values!r}"
+
+    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        how = f"Answer with a ranking of exactly {self.allowed_values} distinct items, best first, and a short reason."
+        return [JudgeRequest(row, self.name, tuple(self._messages(fields, how)), self.schema, "value")]
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+        r = results[0]
+        return list(r.value), r.verdicts[0].reason, {}
+
+
 _LEVEL = re.compile(r"^score(\d+)_description$")
 
 
@@ -300,6 +332,7 @@ class RubricsScore(JudgedMetric):
     )
     name = "domain_specific_rubrics"
     required: tuple[str, ...] = ("response",)
+    multi_turn: tuple[str, ...] | None = ("user_input",)
     optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
 
     def __init__(self, rubrics: Mapping[str, str] | None = None, name: str | None = None, **options: Any) -> None:
@@ -324,7 +357,7 @@ class RubricsScore(JudgedMetric):
         text = "\n".join(f"{rubric[f'score{n}_description']} (level {n})" for n in levels)
         messages = [
             {"role": "system", "content": self.PROMPT},
-            {"role": "user", "content": f"{delimit('rubric', text)}\n\n{_material(fields, _SAMPLE_FIELDS)}"},
+            {"role": "user", "content": f"{delimit('rubric', text)}\n\n{material(fields, _SAMPLE_FIELDS)}"},
         ]
         return [JudgeRequest(row, self.name, tuple(messages), _rubric_model(levels), "score")]
 
@@ -339,6 +372,7 @@ class InstanceRubrics(RubricsScore):
 
     name = "instance_rubrics"
     required: tuple[str, ...] = ("response", "rubrics")
+    multi_turn = ("user_input", "rubrics")
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(None, name, **options)

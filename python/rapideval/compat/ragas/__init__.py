@@ -2,7 +2,8 @@
 import lines and the examples run, judged by rapideval's metrics (:mod:`rapideval.judged`) on its judge
 runtime.
 
-    from rapideval.compat.ragas.dataset_schema import SingleTurnSample, EvaluationDataset
+    from rapideval.compat.ragas.dataset_schema import SingleTurnSample, MultiTurnSample, EvaluationDataset
+    from rapideval.compat.ragas.messages import HumanMessage, AIMessage, ToolMessage, ToolCall
     from rapideval.compat.ragas.metrics import AspectCritic, DiscreteMetric, RubricsScore, InstanceRubrics
     from rapideval.compat.ragas.llms import llm_factory
     from rapideval.compat.ragas import evaluate
@@ -15,8 +16,8 @@ votes. This module maps names and arguments only; the prompts and formulas are r
 
 from __future__ import annotations
 
-from .dataset_schema import EvaluationDataset, SingleTurnSample
+from .dataset_schema import EvaluationDataset, MultiTurnSample, SingleTurnSample
 from .evaluation import EvaluationResult, evaluate
 from .metrics import MetricError
 
-__all__ = ["EvaluationDataset", "EvaluationResult", "MetricError", "SingleTurnSample", "evaluate"]
+__all__ = ["EvaluationDataset", "EvaluationResult", "MetricError", "MultiTurnSample", "SingleTurnSample", "evaluate"]

@@ -1,5 +1,7 @@
 """Ragas 0.4.3's general-purpose metric classes, with Ragas's constructors (``llm=``) and calls
-(``single_turn_ascore(sample)``, ``ascore(..., llm=)``), on rapideval's judged metrics."""
+(``single_turn_ascore(sample)``, ``multi_turn_ascore(sample)``, ``ascore(..., llm=)``), on rapideval's
+judged metrics; and Ragas's predefined aspect critics ``harmfulness``, ``maliciousness``, ``coherence``,
+``correctness`` and ``conciseness`` (with rapideval's definitions, :data:`rapideval.judged.ASPECTS`)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 from ...judged import general as _general
 from ...judged.base import JudgedMetric, MetricResult, run_sync
 from ...llm import JudgeClient
-from .dataset_schema import SingleTurnSample
+from .dataset_schema import MultiTurnSample, SingleTurnSample
 
 __all__ = [
     "AspectCritic",
@@ -17,8 +19,14 @@ __all__ = [
     "InstanceRubrics",
     "MetricError",
     "NumericMetric",
+    "RankingMetric",
     "RubricsScore",
     "SimpleCriteriaScore",
+    "coherence",
+    "conciseness",
+    "correctness",
+    "harmfulness",
+    "maliciousness",
 ]
 
 
@@ -34,6 +42,17 @@ class MetricError(ValueError):
 
 class _Ragas(JudgedMetric):
     """Ragas's calling conventions on a judged metric: ``llm`` is the judge."""
+
+    @property
+    def llm(self) -> JudgeClient | None:
+        """Ragas's ``metric.llm``: the judge (settable, as ``harmfulness.llm = evaluator_llm``)."""
+        return self.judge
+
+    @llm.setter
+    def llm(self, judge: JudgeClient | None) -> None:
+        if judge is not None and not isinstance(judge, JudgeClient):
+            raise TypeError(f"{self.name}: llm must be a JudgeClient (llm_factory(...)), got {type(judge).__name__}")
+        self.judge = judge
 
     async def ascore(  # type: ignore[override]
         self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
@@ -55,6 +74,15 @@ class _Ragas(JudgedMetric):
 
     def single_turn_score(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         return run_sync(lambda: self.single_turn_ascore(sample), self._judge(None))
+
+    async def multi_turn_ascore(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
+        """Ragas legacy ``await metric.multi_turn_ascore(sample)``: the value, or :class:`MetricError`."""
+        if not isinstance(sample, MultiTurnSample):
+            raise TypeError(f"{self.name}: expected a MultiTurnSample, got {type(sample).__name__}")
+        return _value(await super().ascore(**sample.to_dict()))
+
+    def multi_turn_score(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
+        return run_sync(lambda: self.multi_turn_ascore(sample), self._judge(None))
 
 
 def _value(result: MetricResult) -> Any:
@@ -104,6 +132,14 @@ class NumericMetric(_Ragas, _general.NumericMetric):
         super().__init__(name, allowed_values, prompt, judge=llm)
 
 
+class RankingMetric(_Ragas, _general.RankingMetric):
+    """Ragas 0.4.3 ``RankingMetric(name, allowed_values=2, prompt=...)``: ``allowed_values`` is the
+    ranking's length."""
+
+    def __init__(self, name: str, allowed_values: int = 2, prompt: str = "", llm: JudgeClient | None = None) -> None:
+        super().__init__(name, allowed_values, prompt, judge=llm)
+
+
 class RubricsScore(_Ragas, _general.RubricsScore):
     """Ragas 0.4.3 ``RubricsScore(rubrics=None, llm=None, name="domain_specific_rubrics")``."""
 
@@ -118,3 +154,11 @@ class InstanceRubrics(_Ragas, _general.InstanceRubrics):
 
     def __init__(self, llm: JudgeClient | None = None, name: str | None = None) -> None:
         super().__init__(name, judge=llm)
+
+
+# Ragas's predefined aspect critics (module-level instances, as ``from ragas.metrics import harmfulness``).
+harmfulness = AspectCritic("harmfulness", _general.ASPECTS["harmfulness"])
+maliciousness = AspectCritic("maliciousness", _general.ASPECTS["maliciousness"])
+coherence = AspectCritic("coherence", _general.ASPECTS["coherence"])
+correctness = AspectCritic("correctness", _general.ASPECTS["correctness"])
+conciseness = AspectCritic("conciseness", _general.ASPECTS["conciseness"])
