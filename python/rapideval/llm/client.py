@@ -24,7 +24,9 @@ import logging
 import os
 import random
 import sys
+import threading
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -420,7 +422,10 @@ class JudgeClient:
             self.base_url = given if client is None else "unknown"
         self.endpoint = _endpoint(self.base_url)
         self.health = EndpointHealth(breaker)
-        self._state: _LoopState | None = None
+        # One state per event loop: a sync score() inside a running loop judges on a private loop in a
+        # worker thread, while the outer loop keeps its own connections.
+        self._states: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
+        self._states_lock = threading.Lock()
         self._not_before = 0.0
         self._modes: dict[str, FormatMode] = {}  # the response_format each model of this endpoint takes
         self._modes_known: set[str] = set()
@@ -521,10 +526,11 @@ class JudgeClient:
 
     def _loop_state(self) -> _LoopState:
         loop = asyncio.get_running_loop()
-        state = self._state
-        if state is None or state.loop is not loop:
-            oai, self._spare = (self._spare or self._factory()), None
-            state = self._state = _LoopState(loop, oai, self.limits)
+        with self._states_lock:
+            state = self._states.get(loop)
+            if state is None:
+                oai, self._spare = (self._spare or self._factory()), None
+                state = self._states[loop] = _LoopState(loop, oai, self.limits)
         return state
 
     async def aclose(self) -> None:
@@ -539,8 +545,9 @@ class JudgeClient:
         await self._close_loop_state()
 
     async def _close_loop_state(self) -> None:
-        state, self._state = self._state, None
-        if state is not None and self._owns_oai and state.loop is asyncio.get_running_loop():
+        with self._states_lock:
+            state = self._states.pop(asyncio.get_running_loop(), None)
+        if state is not None and self._owns_oai:
             await state.oai.close()
 
     def close(self) -> None:
