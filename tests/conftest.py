@@ -1,4 +1,4 @@
-"""Test setup: offline NLTK data for the reference libraries, and hypothesis profiles.
+"""Test setup: offline NLTK data for the reference libraries, ragas without telemetry, hypothesis profiles.
 
 HYPOTHESIS_PROFILE=slow runs the 10,000-case parity profile; the default profile is sized for CI.
 """
@@ -23,6 +23,8 @@ def _ensure_nltk_data() -> None:
 
 
 _ensure_nltk_data()
+# ragas (the Ragas parity tests' reference) sends telemetry by default; nothing here reaches the internet.
+os.environ["RAGAS_DO_NOT_TRACK"] = "true"
 
 _common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("ci", max_examples=int(os.environ.get("HYPOTHESIS_MAX_EXAMPLES", "400")), **_common)

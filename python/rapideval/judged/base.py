@@ -159,7 +159,7 @@ DATA_RULE = (
 )
 
 
-def run_sync(make: Any, judge: JudgeClient) -> Any:
+def run_sync(make: Any, judge: JudgeClient | None) -> Any:
     """Run the coroutine ``make()`` to completion from sync code, then close the judge's connections of that
     loop: with ``asyncio.run`` when no event loop runs in this thread, else on a private loop in a worker
     thread (Jupyter, an async app)."""
@@ -168,7 +168,8 @@ def run_sync(make: Any, judge: JudgeClient) -> Any:
         try:
             return await make()
         finally:
-            await judge.aclose_connections()
+            if judge is not None:
+                await judge.aclose_connections()
 
     try:
         asyncio.get_running_loop()
@@ -223,16 +224,21 @@ class JudgedMetric:
 
     # Signature ----------------------------------------------------------------------------------------
 
-    def signature(self, judge: JudgeClient) -> str:
+    def signature(self, judge: JudgeClient | None) -> str:
         """``name|prompt:<hash>|model:<m>|temp:<t>|votes:<k>|rapideval:<version>``: a changed prompt changes
-        the hash (and the cache keys), so verdicts of an old prompt are never taken for a new one."""
+        the hash (and the cache keys), so verdicts of an old prompt are never taken for a new one. A metric
+        without a judge: ``name|options:<hash>|rapideval:<version>``."""
         from .. import __version__
 
         digest = hashlib.sha256(self.prompt_identity().encode("utf-8", "surrogatepass")).hexdigest()[:6]
+        if not self.uses_judge or judge is None:
+            return f"{self.name}|options:{digest}|rapideval:{__version__}"
         temp = judge.sampling.temperature
         return f"{self.name}|prompt:{digest}|model:{judge.model}|temp:{temp}|votes:{self.votes}|rapideval:{__version__}"
 
     votes: int = 1
+    # False for a metric computed from the row alone (no request): it runs without a judge.
+    uses_judge: ClassVar[bool] = True
 
     # Fields -------------------------------------------------------------------------------------------
 
@@ -273,9 +279,9 @@ class JudgedMetric:
 
     # Running ------------------------------------------------------------------------------------------
 
-    def _judge(self, judge: JudgeClient | None) -> JudgeClient:
+    def _judge(self, judge: JudgeClient | None) -> JudgeClient | None:
         chosen = judge or self.judge
-        if chosen is None:
+        if chosen is None and self.uses_judge:
             raise ValueError(f"{type(self).__name__}: no judge: pass judge=JudgeClient(...) here or to the metric")
         return chosen
 
@@ -312,7 +318,7 @@ async def score_rows(
     metrics: Sequence[JudgedMetric],
     items: Sequence[Mapping[str, Any]],
     *,
-    judge: JudgeClient,
+    judge: JudgeClient | None,
     ids: Sequence[Hashable] | None = None,
     strict: bool = False,
     budget: Budget | None = None,
@@ -321,7 +327,10 @@ async def score_rows(
     :class:`~rapideval.llm.Budget`): ``results[row][metric]``, in order.
 
     ``ids`` name the rows (default: their positions). With ``strict`` a malformed row raises TypeError (a
-    single ``ascore``); otherwise it is an ``error`` result with cause ``invalid_input``."""
+    single ``ascore``); otherwise it is an ``error`` result with cause ``invalid_input``. ``judge`` may be
+    None when no metric uses one."""
+    if judge is None and any(m.uses_judge for m in metrics):
+        raise ValueError("score_rows: no judge: these metrics need judge=JudgeClient(...)")
     names = list(ids) if ids is not None else list(range(len(items)))
     if len(names) != len(items):
         raise ValueError(f"ids: {len(names)} ids for {len(items)} rows")
@@ -346,10 +355,10 @@ async def score_rows(
             if why is not None:
                 out[i][j] = MetricResult(metric.name, "not_applicable", None, why, signature=sig, row=names[i])
                 continue
-            rendered = metric.render(names[i], fields, judge)
+            rendered = metric.render(names[i], fields, judge) if metric.uses_judge and judge is not None else []
             plan.append((i, j, len(requests), len(rendered)))
             requests.extend(rendered)
-    run = await judge.arun(requests, budget=budget, progress=False) if requests else None
+    run = await judge.arun(requests, budget=budget, progress=False) if requests and judge is not None else None
     for i, j, start, count in plan:
         metric, sig = metrics[j], signatures[j]
         got = run.results[start : start + count] if run is not None else ()
@@ -369,6 +378,7 @@ async def score_rows(
             out[i][j] = MetricResult(metric.name, "error", None, str(e), "invalid_output", usage=usage,
                                      signature=sig, row=names[i])  # fmt: skip
             continue
-        details = {**details, "model": verdicts[0].model if verdicts else None}
+        if verdicts:
+            details = {**details, "model": verdicts[0].model}
         out[i][j] = MetricResult(metric.name, "ok", value, reason, None, details, usage, sig, names[i])
     return [[r for r in row if r is not None] for row in out]

@@ -65,7 +65,7 @@ def evaluate(
     if not metrics or not all(isinstance(m, JudgedMetric) for m in metrics):
         raise TypeError("evaluate: metrics must be a non-empty list of metrics")
     judge = llm or next((m.judge for m in metrics if m.judge is not None), None)
-    if judge is None:
+    if judge is None and any(m.uses_judge for m in metrics):
         raise ValueError("evaluate: no judge: pass llm=llm_factory(...) or give the metrics an llm")
     rows = [s.to_dict() for s in dataset]
     results = run_sync(lambda: score_rows(list(metrics), rows, judge=judge), judge)

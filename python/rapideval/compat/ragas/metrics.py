@@ -9,9 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...judged import general as _general
-from ...judged.base import JudgedMetric, MetricResult, run_sync
 from ...llm import JudgeClient
-from .dataset_schema import MultiTurnSample, SingleTurnSample
+from ._metric import MetricError, RagasMetric
 
 __all__ = [
     "AspectCritic",
@@ -30,68 +29,7 @@ __all__ = [
 ]
 
 
-class MetricError(ValueError):
-    """A row without a value: nothing to judge (``not_applicable``) or the judge failed (``error``); Ragas
-    would give NaN. ``result`` is the :class:`~rapideval.judged.MetricResult` with the reason and cause."""
-
-    def __init__(self, result: MetricResult) -> None:
-        cause = f" ({result.cause})" if result.cause else ""
-        super().__init__(f"{result.metric}: {result.status}{cause}: {result.reason}")
-        self.result = result
-
-
-class _Ragas(JudgedMetric):
-    """Ragas's calling conventions on a judged metric: ``llm`` is the judge."""
-
-    @property
-    def llm(self) -> JudgeClient | None:
-        """Ragas's ``metric.llm``: the judge (settable, as ``harmfulness.llm = evaluator_llm``)."""
-        return self.judge
-
-    @llm.setter
-    def llm(self, judge: JudgeClient | None) -> None:
-        if judge is not None and not isinstance(judge, JudgeClient):
-            raise TypeError(f"{self.name}: llm must be a JudgeClient (llm_factory(...)), got {type(judge).__name__}")
-        self.judge = judge
-
-    async def ascore(  # type: ignore[override]
-        self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
-    ) -> MetricResult:
-        """Ragas collections ``await metric.ascore(response=..., llm=llm)``: the result has ``.value`` and
-        ``.reason`` (and ``.status``: ``value`` is None unless it is ``"ok"``)."""
-        return await super().ascore(judge=llm or judge, **fields)
-
-    def score(  # type: ignore[override]
-        self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
-    ) -> MetricResult:
-        return super().score(judge=llm or judge, **fields)
-
-    async def single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        """Ragas legacy ``await metric.single_turn_ascore(sample)``: the value, or :class:`MetricError`."""
-        if not isinstance(sample, SingleTurnSample):
-            raise TypeError(f"{self.name}: expected a SingleTurnSample, got {type(sample).__name__}")
-        return _value(await super().ascore(**sample.to_dict()))
-
-    def single_turn_score(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        return run_sync(lambda: self.single_turn_ascore(sample), self._judge(None))
-
-    async def multi_turn_ascore(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        """Ragas legacy ``await metric.multi_turn_ascore(sample)``: the value, or :class:`MetricError`."""
-        if not isinstance(sample, MultiTurnSample):
-            raise TypeError(f"{self.name}: expected a MultiTurnSample, got {type(sample).__name__}")
-        return _value(await super().ascore(**sample.to_dict()))
-
-    def multi_turn_score(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        return run_sync(lambda: self.multi_turn_ascore(sample), self._judge(None))
-
-
-def _value(result: MetricResult) -> Any:
-    if result.status != "ok":
-        raise MetricError(result)
-    return result.value
-
-
-class AspectCritic(_Ragas, _general.AspectCritic):
+class AspectCritic(RagasMetric, _general.AspectCritic):
     """Ragas 0.4.3 ``AspectCritic(name, definition, llm=None, strictness=1)``; see
     :class:`rapideval.judged.AspectCritic`."""
 
@@ -99,14 +37,14 @@ class AspectCritic(_Ragas, _general.AspectCritic):
         super().__init__(name, definition, strictness, judge=llm)
 
 
-class SimpleCriteriaScore(_Ragas, _general.SimpleCriteriaScore):
+class SimpleCriteriaScore(RagasMetric, _general.SimpleCriteriaScore):
     """Ragas 0.4.3 ``SimpleCriteriaScore(name, definition, llm=None, strictness=1)``."""
 
     def __init__(self, name: str, definition: str, llm: JudgeClient | None = None, strictness: int = 1) -> None:
         super().__init__(name, definition, strictness, judge=llm)
 
 
-class DiscreteMetric(_Ragas, _general.DiscreteMetric):
+class DiscreteMetric(RagasMetric, _general.DiscreteMetric):
     """Ragas 0.4.3 ``DiscreteMetric(name, allowed_values=["pass", "fail"], prompt=...)``."""
 
     def __init__(
@@ -119,7 +57,7 @@ class DiscreteMetric(_Ragas, _general.DiscreteMetric):
         super().__init__(name, allowed_values, prompt, judge=llm)
 
 
-class NumericMetric(_Ragas, _general.NumericMetric):
+class NumericMetric(RagasMetric, _general.NumericMetric):
     """Ragas 0.4.3 ``NumericMetric(name, allowed_values=(0.0, 1.0), prompt=...)``."""
 
     def __init__(
@@ -132,7 +70,7 @@ class NumericMetric(_Ragas, _general.NumericMetric):
         super().__init__(name, allowed_values, prompt, judge=llm)
 
 
-class RankingMetric(_Ragas, _general.RankingMetric):
+class RankingMetric(RagasMetric, _general.RankingMetric):
     """Ragas 0.4.3 ``RankingMetric(name, allowed_values=2, prompt=...)``: ``allowed_values`` is the
     ranking's length."""
 
@@ -140,7 +78,7 @@ class RankingMetric(_Ragas, _general.RankingMetric):
         super().__init__(name, allowed_values, prompt, judge=llm)
 
 
-class RubricsScore(_Ragas, _general.RubricsScore):
+class RubricsScore(RagasMetric, _general.RubricsScore):
     """Ragas 0.4.3 ``RubricsScore(rubrics=None, llm=None, name="domain_specific_rubrics")``."""
 
     def __init__(
@@ -149,7 +87,7 @@ class RubricsScore(_Ragas, _general.RubricsScore):
         super().__init__(rubrics, name, judge=llm)
 
 
-class InstanceRubrics(_Ragas, _general.InstanceRubrics):
+class InstanceRubrics(RagasMetric, _general.InstanceRubrics):
     """Ragas 0.4.3 ``InstanceRubrics(llm=None, name="instance_rubrics")``: each row's ``rubrics``."""
 
     def __init__(self, llm: JudgeClient | None = None, name: str | None = None) -> None:

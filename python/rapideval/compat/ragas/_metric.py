@@ -1,0 +1,73 @@
+"""Ragas's calling conventions on rapideval's metrics (``llm=``, ``single_turn_ascore``,
+``multi_turn_ascore``, ``ascore(..., llm=)``) and :class:`MetricError`, where Ragas would give NaN."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...judged.base import JudgedMetric, MetricResult, run_sync
+from ...llm import JudgeClient
+from .dataset_schema import MultiTurnSample, SingleTurnSample
+
+__all__ = ["MetricError", "RagasMetric"]
+
+
+class MetricError(ValueError):
+    """A row without a value: nothing to judge (``not_applicable``) or the judge failed (``error``); Ragas
+    would give NaN. ``result`` is the :class:`~rapideval.judged.MetricResult` with the reason and cause."""
+
+    def __init__(self, result: MetricResult) -> None:
+        cause = f" ({result.cause})" if result.cause else ""
+        super().__init__(f"{result.metric}: {result.status}{cause}: {result.reason}")
+        self.result = result
+
+
+class RagasMetric(JudgedMetric):
+    """Ragas's calling conventions on a judged metric: ``llm`` is the judge."""
+
+    @property
+    def llm(self) -> JudgeClient | None:
+        """Ragas's ``metric.llm``: the judge (settable, as ``harmfulness.llm = evaluator_llm``)."""
+        return self.judge
+
+    @llm.setter
+    def llm(self, judge: JudgeClient | None) -> None:
+        if judge is not None and not isinstance(judge, JudgeClient):
+            raise TypeError(f"{self.name}: llm must be a JudgeClient (llm_factory(...)), got {type(judge).__name__}")
+        self.judge = judge
+
+    async def ascore(  # type: ignore[override]
+        self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
+    ) -> MetricResult:
+        """Ragas collections ``await metric.ascore(response=..., llm=llm)``: the result has ``.value`` and
+        ``.reason`` (and ``.status``: ``value`` is None unless it is ``"ok"``)."""
+        return await super().ascore(judge=llm or judge, **fields)
+
+    def score(  # type: ignore[override]
+        self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
+    ) -> MetricResult:
+        return super().score(judge=llm or judge, **fields)
+
+    async def single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
+        """Ragas legacy ``await metric.single_turn_ascore(sample)``: the value, or :class:`MetricError`."""
+        if not isinstance(sample, SingleTurnSample):
+            raise TypeError(f"{self.name}: expected a SingleTurnSample, got {type(sample).__name__}")
+        return _value(await super().ascore(**sample.to_dict()))
+
+    def single_turn_score(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
+        return run_sync(lambda: self.single_turn_ascore(sample), self._judge(None))
+
+    async def multi_turn_ascore(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
+        """Ragas legacy ``await metric.multi_turn_ascore(sample)``: the value, or :class:`MetricError`."""
+        if not isinstance(sample, MultiTurnSample):
+            raise TypeError(f"{self.name}: expected a MultiTurnSample, got {type(sample).__name__}")
+        return _value(await super().ascore(**sample.to_dict()))
+
+    def multi_turn_score(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
+        return run_sync(lambda: self.multi_turn_ascore(sample), self._judge(None))
+
+
+def _value(result: MetricResult) -> Any:
+    if result.status != "ok":
+        raise MetricError(result)
+    return result.value
