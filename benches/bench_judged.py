@@ -85,8 +85,10 @@ def metrics() -> list[JudgedMetric]:
 
 
 class Server:
-    def __init__(self) -> None:
-        args = [sys.executable, str(SERVER), "--schema-answer"]
+    """The scripted server in its own process, answering ``answer`` (see its ``--answer``) after ``latency``."""
+
+    def __init__(self, answer: str = "schema", latency: float = 0.0) -> None:
+        args = [sys.executable, str(SERVER), "--answer", answer, "--latency", str(latency)]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         self.url = self.proc.stdout.readline().strip()
@@ -99,7 +101,7 @@ class Server:
 
 def _judge(url: str) -> JudgeClient:
     free = {"bench": (0.0, 0.0)}
-    limits = Limits(rpm=None, tpm=None, concurrency=32, timeout=10)
+    limits = Limits(rpm=None, tpm=None, concurrency=32, timeout=30)
     return JudgeClient("bench", api_key="sk-bench", base_url=url, prices=free, cache=None, limits=limits)
 
 

@@ -43,6 +43,8 @@ __all__ = [
     "sacrebleu_sentence_ter",
     "sent_tokenize",
     "set_num_threads",
+    "string_distance",
+    "string_distance_batch",
     "tokenize",
     "wordnet_license",
     "wordnet_synonyms",
@@ -150,6 +152,11 @@ def paired_test(
 ) -> tuple[float, float, int, int, bool]: ...
 def correlation(x: NDArray[np.float64], y: NDArray[np.float64], method: str, omit_nan: bool) -> float: ...
 def cohen_kappa(a: NDArray[np.int64], b: NDArray[np.int64], n_labels: int, weights: str | None) -> float: ...
+
+# --- rapidfuzz 3.14 normalized string distances (rust/py/string_distance.rs); measure is "levenshtein",
+# "hamming", "jaro" or "jaro_winkler"; a and b of string_distance_batch are lists or tuples of equal length
+def string_distance(a: str, b: str, measure: str) -> float: ...
+def string_distance_batch(a: Sequence[str], b: Sequence[str], measure: str) -> npt.NDArray[np.float64]: ...
 
 # --- ROUGE and the Porter stemmer (rust/py/rouge.rs)
 def rouge(

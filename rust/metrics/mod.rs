@@ -10,6 +10,7 @@ mod pynum;
 pub mod rouge;
 pub mod sacrebleu_bleu;
 pub mod stats;
+pub mod string_distance;
 pub mod ter;
 pub mod vectors;
 pub mod votes;

@@ -23,6 +23,7 @@ mod meteor;
 mod rouge;
 mod sacrebleu;
 mod stats;
+mod string_distance;
 mod ter;
 mod text;
 mod vectors;
@@ -539,6 +540,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vectors::register(m)?;
     votes::register(m)?;
     stats::register(m)?;
+    string_distance::register(m)?;
     rouge::register(m)?;
     meteor::register(m)?;
     chrf::register(m)?;

@@ -20,6 +20,7 @@ import argparse
 import base64
 import hashlib
 import json
+import re
 import socket
 import struct
 import sys
@@ -71,21 +72,39 @@ def default_answer(body: dict[str, Any], choice: int) -> str:
     return json.dumps({"score": 1 + len(prompt_text(body).split()) % 5})
 
 
-def schema_answer(body, choice: int) -> str:
-    """A valid reply for the request's JSON schema (the judged metrics' verdicts): the last allowed value of
-    each enum, a sentence for strings, ``minItems`` distinct strings for arrays, 3 for other fields."""
+def schema_answer(body: dict[str, Any], choice: int) -> str:
+    """A valid reply for the request's JSON schema (the judged metrics' verdicts), built recursively: the
+    last allowed value of each enum, a sentence for strings, ``minItems`` items for arrays (2 without a
+    bound; strings among them distinct), 3 for other numbers."""
     schema = body["response_format"]["json_schema"]["schema"]
-    out: dict[str, object] = {}
-    for key, spec in schema["properties"].items():
+    defs = schema.get("$defs", {})
+
+    def build(spec: dict[str, Any], index: int = 0) -> Any:
+        if "$ref" in spec:
+            return build(defs[spec["$ref"].rsplit("/", 1)[-1]], index)
         if "enum" in spec:
-            out[key] = spec["enum"][-1]
-        elif spec.get("type") == "string":
-            out[key] = "Because it says so."
-        elif spec.get("type") == "array":
-            out[key] = [f"item {i + 1}" for i in range(spec.get("minItems", 1))]
-        else:
-            out[key] = 3
-    return json.dumps(out)
+            return spec["enum"][-1]
+        if "const" in spec:
+            return spec["const"]
+        kind = spec.get("type")
+        if kind == "object":
+            return {key: build(sub) for key, sub in spec.get("properties", {}).items()}
+        if kind == "array":
+            return [build(spec.get("items", {}), k) for k in range(spec.get("minItems", 2))]
+        if kind == "string":
+            return f"Statement {index + 1} of the text." if index else "Because it says so."
+        return 3
+
+    return json.dumps(build(schema))
+
+
+def sentences_answer(body, choice: int) -> str:
+    """:func:`schema_answer`, except that the statements of a text are its sentences (so that statements,
+    and the requests built on them, differ from row to row as a real judge's do)."""
+    if "break a text into statements" in json.dumps(body):
+        text = re.search(r"<text>\n(.*)\n</text>", prompt_text(body), re.S).group(1)  # type: ignore[union-attr]
+        return json.dumps({"statements": [s.strip() + "." for s in text.split(". ") if s.strip(" .")]})
+    return schema_answer(body, choice)
 
 
 def default_embedding(text: str, dim: int = 8) -> list[float]:
@@ -128,6 +147,8 @@ class JudgeServer:
         its ``timings``."""
         self.requests: list[Recorded] = []
         self.count = 0
+        self.totals = {"chat": 0, "embeddings": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        """Answered chat and embedding requests and the chat tokens (characters / 4) served, in constant memory."""
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _handler_class(self))
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -188,6 +209,10 @@ class JudgeServer:
         contents = reply.contents if reply.contents is not None else [self.answer(body, i) for i in range(n)]
         prompt = sum(_tokens(str(m.get("content", ""))) for m in body.get("messages", []))
         completion = sum(_tokens(c) for c in contents)
+        with self._lock:
+            self.totals["chat"] += 1
+            self.totals["prompt_tokens"] += prompt
+            self.totals["completion_tokens"] += completion
         out: dict[str, Any] = {
             "id": "chatcmpl-test",
             "object": "chat.completion",
@@ -213,6 +238,8 @@ class JudgeServer:
     def _embeddings(self, body: dict[str, Any]) -> bytes:
         inputs = body.get("input")
         texts = [inputs] if isinstance(inputs, str) else list(inputs)
+        with self._lock:
+            self.totals["embeddings"] += 1
         data = []
         for i, text in enumerate(texts):
             vec = self.embedding(text)
@@ -269,9 +296,11 @@ def _handler_class(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
         def do_GET(self) -> None:
-            # GET /stats: the arrival times (time.monotonic of this process) of the requests recorded so far.
+            # GET /stats: the arrival times (time.monotonic of this process) of the requests recorded so far,
+            # and the totals.
             with server._lock:
-                payload = json.dumps({"count": server.count, "arrivals": [r.t for r in server.requests]}).encode()
+                arrivals = [r.t for r in server.requests]
+                payload = json.dumps({"count": server.count, "arrivals": arrivals, **server.totals}).encode()
             self.send_response(200 if self.path == "/stats" else 404)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
@@ -284,13 +313,16 @@ def _handler_class(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+ANSWERS = {"default": default_answer, "schema": schema_answer, "sentences": sentences_answer}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--record", action="store_true", help="keep request records (off: constant memory)")
-    parser.add_argument("--schema-answer", action="store_true", help="answer a valid verdict of the request's schema")
+    parser.add_argument("--answer", choices=sorted(ANSWERS), default="default", help="how chat requests are answered")
     args = parser.parse_args()
-    answer = schema_answer if args.schema_answer else default_answer
+    answer = ANSWERS[args.answer]
     with JudgeServer(latency=args.latency, record=args.record, answer=answer) as server:
         print(server.url, flush=True)
         try:

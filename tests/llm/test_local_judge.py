@@ -225,3 +225,48 @@ def test_ragas_seed_examples_on_a_real_model(local_judge, monkeypatch, tmp_path)
     for value, allowed in outcomes:
         assert value is None or (type(value) is int and value in allowed)
     assert sum(v is not None for v, _ in outcomes) >= len(outcomes) - 2  # json_schema keeps a real model in format
+
+
+def test_ragas_rag_seed_examples_on_a_real_model(local_judge, monkeypatch, tmp_path) -> None:
+    """shared/seeds/002 (evaluate over the fiqa columns) and 004 (NoiseSensitivity, every API) on the local
+    model: each row-metric ok or a typed error, values in range; never a NaN."""
+    import asyncio
+    import math
+
+    import ragas_rag_seed_examples as examples
+    from openai import AsyncOpenAI
+    from rapideval.compat.ragas import MetricError
+    from rapideval.compat.ragas.llms import llm_factory
+
+    monkeypatch.setenv("OPENAI_BASE_URL", local_judge._servers[0].url)
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    monkeypatch.setenv("RAPIDEVAL_EMBEDDING_MODEL", local_judge.embedding_model)
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_CACHE", str(tmp_path / "cache.sqlite3"))
+    # The default judge (the examples pass no llm) sized for a two-slot server on two cores.
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_CONCURRENCY", "2")
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_TIMEOUT", "300")
+    typed = ("invalid_output", "truncated")
+
+    result = examples.fiqa_evaluate(examples.load_fiqa())
+    for row in result.results:
+        for r in row:
+            assert r.status in ("ok", "not_applicable") or r.cause in typed, (r.metric, r.status, r.cause, r.reason)
+            assert r.value is None or (not math.isnan(r.value) and -1.0 <= r.value <= 1.0)
+    assert sum(r.status == "ok" for row in result.results for r in row) >= 6
+
+    for r in asyncio.run(examples.noise_sensitivity_collections()):
+        assert r.status in ("ok", "not_applicable") or r.cause in typed
+        assert r.value is None or 0.0 <= r.value <= 1.0
+    evaluator_llm = llm_factory("smollm2", client=AsyncOpenAI())  # RAPIDEVAL_JUDGE_* apply to it too
+
+    async def legacy():
+        try:
+            return await examples.noise_sensitivity_legacy(evaluator_llm)
+        except MetricError as e:
+            assert e.result.status == "not_applicable" or e.result.cause in typed
+            return None
+        finally:
+            await evaluator_llm.aclose_connections()
+
+    values = asyncio.run(legacy())
+    assert values is None or all(0.0 <= v <= 1.0 for v in values)

@@ -29,12 +29,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, cast
 
-from ..llm import Budget, JudgeClient, JudgeFailure, JudgeRequest, JudgeResult, Usage
+import numpy as np
+
+from ..llm import Budget, JudgeClient, JudgeError, JudgeFailure, JudgeRequest, JudgeResult, Usage
 
 __all__ = [
     "FIELDS",
     "ROLES",
+    "Embed",
     "JudgedMetric",
+    "NotApplicable",
     "MetricResult",
     "Status",
     "delimit",
@@ -114,7 +118,8 @@ class MetricResult:
             raise ValueError(f"a {self.status} result has no value")
 
 
-_TAGS = re.compile(r"<(\s*/?\s*)(" + "|".join(FIELDS) + r"|context|message|rubric)(?=[\s>/])", re.IGNORECASE)
+_TAG_NAMES = (*FIELDS, "context", "message", "rubric", "text", "statements")
+_TAGS = re.compile(r"<(\s*/?\s*)(" + "|".join(_TAG_NAMES) + r")(?=[\s>/])", re.IGNORECASE)
 
 
 def delimit(name: str, text: str) -> str:
@@ -215,7 +220,17 @@ class JudgedMetric:
     def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
         raise NotImplementedError
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def plan(
+        self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]
+    ) -> Sequence[JudgeRequest | Embed]:
+        """The requests of the next stage, given the results of the earlier ones (``done``, in request
+        order: a :class:`~rapideval.llm.JudgeResult` per chat request, an array per :class:`Embed`); empty
+        when nothing is left to ask. A metric of one stage implements :meth:`render` instead."""
+        return self.render(row, fields, judge) if not done else []
+
+    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
+        """Value, reason and details from every result of :meth:`plan`'s stages, in order; raise
+        :class:`NotApplicable` when they leave nothing to score, ValueError for a verdict it cannot use."""
         raise NotImplementedError
 
     def prompt_identity(self) -> str:
@@ -314,6 +329,73 @@ class JudgedMetric:
         return scored  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class Embed:
+    """A metric's request for the embeddings of ``texts``, made through the judge's ``aembed`` (batched and
+    cached per text); its result is a float32 array of shape (len(texts), d)."""
+
+    texts: tuple[str, ...]
+
+
+class NotApplicable(Exception):
+    """Raised by :meth:`JudgedMetric.value` when the verdicts leave nothing to score (no statements in the
+    response, say): the row is ``not_applicable`` with this reason, not an error and not a NaN."""
+
+
+Step = JudgeRequest | Embed
+Outcome = JudgeResult | np.ndarray
+
+
+def _identity(step: Step) -> str:
+    """Two requests with equal identity get one answer: work several metrics need from a row (its
+    statements, say) is asked once per evaluation (the runtime's cache keys ignore row and metric too)."""
+    if isinstance(step, Embed):
+        return json.dumps(["embed", step.texts])
+    schema = f"{step.schema.__module__}.{step.schema.__qualname__}@{id(step.schema)}" if step.schema else None
+    parts = [step.messages, schema, step.field, step.votes, step.combine, repr(step.sampling), step.model]
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
+def _left(budget: Budget | None, spent: Usage) -> Budget | None | Literal["spent"]:
+    """What remains of ``budget`` after ``spent`` (the earlier stages of one scoring), or ``"spent"``."""
+    if budget is None:
+        return None
+    cost = None if budget.max_cost_usd is None else budget.max_cost_usd - (spent.cost_usd or 0.0)
+    tokens = None if budget.max_tokens is None else budget.max_tokens - spent.prompt_tokens - spent.completion_tokens
+    calls = None if budget.max_calls is None else budget.max_calls - spent.calls
+    if any(v is not None and v <= 0 for v in (cost, tokens, calls)):
+        return "spent"
+    return Budget(cost, tokens, calls)
+
+
+async def _answer(
+    judge: JudgeClient, steps: list[Step], budget: Budget | None
+) -> tuple[list[Outcome | JudgeFailure], Usage]:
+    """One stage: the chat requests in one run of the judge (within ``budget``), the texts to embed in one
+    ``aembed``; results in the order of ``steps``."""
+    chats = [s for s in steps if isinstance(s, JudgeRequest)]
+    texts = list(dict.fromkeys(t for s in steps if isinstance(s, Embed) for t in s.texts))
+    run = await judge.arun(chats, budget=budget, progress=False) if chats else None
+    vectors: dict[str, np.ndarray] = {}
+    embed_failure: JudgeFailure | None = None
+    if texts:
+        try:
+            matrix = await judge.aembed(texts)
+            vectors = {t: matrix[k] for k, t in enumerate(texts)}
+        except JudgeError as e:
+            embed_failure = JudgeFailure("embeddings", "embed", e.cause, e.attempts, str(e))
+    chat_results = iter(run.results if run is not None else ())
+    out: list[Outcome | JudgeFailure] = []
+    for s in steps:
+        if isinstance(s, JudgeRequest):
+            out.append(next(chat_results))
+        elif embed_failure is not None:
+            out.append(embed_failure)
+        else:
+            out.append(np.stack([vectors[t] for t in s.texts]) if s.texts else np.zeros((0, 0), np.float32))
+    return out, run.usage if run is not None else Usage()
+
+
 async def score_rows(
     metrics: Sequence[JudgedMetric],
     items: Sequence[Mapping[str, Any]],
@@ -323,12 +405,14 @@ async def score_rows(
     strict: bool = False,
     budget: Budget | None = None,
 ) -> list[list[MetricResult]]:
-    """Every metric on every row through one run of ``judge`` (within ``budget``, see
-    :class:`~rapideval.llm.Budget`): ``results[row][metric]``, in order.
+    """Every metric on every row through ``judge`` (within ``budget``, see :class:`~rapideval.llm.Budget`):
+    ``results[row][metric]``, in order.
 
-    ``ids`` name the rows (default: their positions). With ``strict`` a malformed row raises TypeError (a
-    single ``ascore``); otherwise it is an ``error`` result with cause ``invalid_input``. ``judge`` may be
-    None when no metric uses one."""
+    A metric asks in stages (:meth:`JudgedMetric.plan`): each stage's requests of every row and metric go
+    through one run of the judge, and equal requests of different metrics are sent once. ``ids`` name the
+    rows (default: their positions). With ``strict`` a malformed row raises TypeError (a single
+    ``ascore``); otherwise it is an ``error`` result with cause ``invalid_input``. ``judge`` may be None
+    when no metric uses one."""
     if judge is None and any(m.uses_judge for m in metrics):
         raise ValueError("score_rows: no judge: these metrics need judge=JudgeClient(...)")
     names = list(ids) if ids is not None else list(range(len(items)))
@@ -336,8 +420,8 @@ async def score_rows(
         raise ValueError(f"ids: {len(names)} ids for {len(items)} rows")
     signatures = [m.signature(judge) for m in metrics]
     out: list[list[MetricResult | None]] = [[None] * len(metrics) for _ in items]
-    plan: list[tuple[int, int, int, int]] = []  # row, metric, first request, request count
-    requests: list[JudgeRequest] = []
+    done: dict[tuple[int, int], list[Outcome]] = {}  # the results so far of each cell (row, metric) in play
+    usage: dict[tuple[int, int], Usage] = {}
     for i, fields in enumerate(items):
         for j, metric in enumerate(metrics):
             sig = signatures[j]
@@ -355,30 +439,70 @@ async def score_rows(
             if why is not None:
                 out[i][j] = MetricResult(metric.name, "not_applicable", None, why, signature=sig, row=names[i])
                 continue
-            rendered = metric.render(names[i], fields, judge) if metric.uses_judge and judge is not None else []
-            plan.append((i, j, len(requests), len(rendered)))
-            requests.extend(rendered)
-    run = await judge.arun(requests, budget=budget, progress=False) if requests and judge is not None else None
-    for i, j, start, count in plan:
-        metric, sig = metrics[j], signatures[j]
-        got = run.results[start : start + count] if run is not None else ()
-        usage = Usage()
-        for r in got:
-            usage = usage + r.usage
-        failed = [r for r in got if isinstance(r, JudgeFailure)]
-        if failed:
-            f = failed[0]
-            out[i][j] = MetricResult(metric.name, "error", None, f.message, f.cause, usage=usage, signature=sig,
-                                     row=names[i])  # fmt: skip
-            continue
-        verdicts = [r for r in got if isinstance(r, JudgeResult)]
-        try:
-            value, reason, details = metric.value(items[i], verdicts)
-        except ValueError as e:  # a verdict the metric cannot use (a level outside the rubric)
-            out[i][j] = MetricResult(metric.name, "error", None, str(e), "invalid_output", usage=usage,
+            done[(i, j)], usage[(i, j)] = [], Usage()
+
+    def finish(cell: tuple[int, int], failure: JudgeFailure | None = None) -> None:
+        i, j = cell
+        metric, sig, spent, got = metrics[j], signatures[j], usage.pop(cell), done.pop(cell)
+        if failure is not None:
+            out[i][j] = MetricResult(metric.name, "error", None, failure.message, failure.cause, usage=spent,
                                      signature=sig, row=names[i])  # fmt: skip
+            return
+        try:
+            value, reason, details = metric.value(items[i], got)
+        except NotApplicable as e:
+            out[i][j] = MetricResult(metric.name, "not_applicable", None, str(e), usage=spent, signature=sig,
+                                     row=names[i])  # fmt: skip
+            return
+        except ValueError as e:  # a verdict the metric cannot use (a level outside the rubric)
+            out[i][j] = MetricResult(metric.name, "error", None, str(e), "invalid_output", usage=spent,
+                                     signature=sig, row=names[i])  # fmt: skip
+            return
+        model = next((r.model for r in got if isinstance(r, JudgeResult)), None)
+        if model is not None:
+            details = {**details, "model": model}
+        out[i][j] = MetricResult(metric.name, "ok", value, reason, None, details, spent, sig, names[i])
+
+    spent_total = Usage()
+    while done:
+        asked: dict[tuple[int, int], list[int]] = {}  # each cell's requests, as indexes into `unique`
+        unique: dict[str, int] = {}
+        steps: list[Step] = []
+        for cell in list(done):
+            i, j = cell
+            metric = metrics[j]
+            wanted = metric.plan(names[i], items[i], judge, done[cell]) if metric.uses_judge and judge else []
+            if not wanted:
+                finish(cell)
+                continue
+            asked[cell] = []
+            for step in wanted:
+                key = _identity(step)
+                if key not in unique:
+                    unique[key] = len(steps)
+                    steps.append(step)
+                asked[cell].append(unique[key])
+        if not steps or judge is None:
             continue
-        if verdicts:
-            details = {**details, "model": verdicts[0].model}
-        out[i][j] = MetricResult(metric.name, "ok", value, reason, None, details, usage, sig, names[i])
+        left = _left(budget, spent_total)
+        if left == "spent":
+            stop = JudgeFailure("budget", "budget", "budget", 0, f"the budget {budget} was spent by earlier stages")
+            for cell in asked:
+                finish(cell, stop)
+            break
+        results, stage_usage = await _answer(judge, steps, left)
+        spent_total = spent_total + stage_usage
+        charged: set[int] = set()
+        for cell, indexes in asked.items():
+            got = [results[k] for k in indexes]
+            for k in indexes:
+                r = results[k]
+                if k not in charged and not isinstance(r, np.ndarray):  # a shared request counts once
+                    usage[cell] = usage[cell] + r.usage
+                    charged.add(k)
+            failed = next((r for r in got if isinstance(r, JudgeFailure)), None)
+            if failed is not None:
+                finish(cell, failed)
+            else:
+                done[cell].extend(cast("list[Outcome]", got))
     return [[r for r in row if r is not None] for row in out]

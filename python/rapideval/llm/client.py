@@ -67,6 +67,21 @@ _COMPLETION_GUESS = 512
 _PERMANENT_5XX = frozenset({501, 505, 506, 510, 511})
 
 
+def _limits_from_environment() -> Limits:
+    """:class:`Limits`, with the concurrency and timeout of ``RAPIDEVAL_JUDGE_CONCURRENCY`` and
+    ``RAPIDEVAL_JUDGE_TIMEOUT`` where set (a judge made for you, as Ragas's default one, is tuned so)."""
+    options: dict[str, Any] = {}
+    for name, key, kind in (("concurrency", "RAPIDEVAL_JUDGE_CONCURRENCY", int),
+                            ("timeout", "RAPIDEVAL_JUDGE_TIMEOUT", float)):  # fmt: skip
+        text = os.environ.get(key)
+        if text:
+            try:
+                options[name] = kind(text)
+            except ValueError:
+                raise ValueError(f"{key}={text!r}: expected a {'whole ' if kind is int else ''}number") from None
+    return Limits(**options)
+
+
 class JudgeError(Exception):
     """An embedding batch that failed for good (judge calls return :class:`JudgeFailure` instead)."""
 
@@ -338,7 +353,8 @@ class JudgeClient:
 
     ``embedding_model`` is the model of :meth:`embed` (``RAPIDEVAL_EMBEDDING_MODEL``, default
     ``text-embedding-3-small``). ``sampling`` (:class:`Sampling`) is the default of every request,
-    ``limits`` (:class:`Limits`) the rate limits, concurrency and timeout, ``retry`` (:class:`RetryPolicy`)
+    ``limits`` (:class:`Limits`) the rate limits, concurrency and timeout (default: :class:`Limits`, with
+    ``RAPIDEVAL_JUDGE_CONCURRENCY`` and ``RAPIDEVAL_JUDGE_TIMEOUT`` when set), ``retry`` (:class:`RetryPolicy`)
     which errors are retried and how long to back off, ``breaker`` (:class:`CircuitBreaker`) when the
     endpoint counts as down. ``cache`` is ``"default"`` (``judge.sqlite3`` in the user cache directory, or ``$RAPIDEVAL_JUDGE_CACHE``),
     a path, a :class:`JudgeCache`, or ``None`` to disable caching. ``prices`` adds to or overrides
@@ -347,7 +363,7 @@ class JudgeClient:
     Use it as a context manager (``with`` or ``async with``), or call :meth:`close` / :meth:`aclose`.
     The sync methods (:meth:`run`, :meth:`judge`, :meth:`embed`) each run their own event loop; inside a
     running loop (Jupyter, an async app) await the ``a``-prefixed ones instead. A client serves one event
-    loop at a time (one thread).
+    loop at a time per thread; each event loop it runs in has its own connections.
     """
 
     def __init__(
@@ -359,13 +375,15 @@ class JudgeClient:
         client: openai.AsyncOpenAI | Callable[[], openai.AsyncOpenAI] | None = None,
         embedding_model: str | None = None,
         sampling: Sampling = Sampling(),
-        limits: Limits = Limits(),
+        limits: Limits | None = None,
         retry: RetryPolicy = RetryPolicy(),
         breaker: CircuitBreaker = CircuitBreaker(),
         cache: str | os.PathLike[str] | JudgeCache | None = "default",
         prices: Mapping[str, tuple[float, float]] | None = None,
     ) -> None:
         self.model = model or os.environ.get("RAPIDEVAL_JUDGE_MODEL") or DEFAULT_MODEL
+        if limits is None:
+            limits = _limits_from_environment()
         self.embedding_model = embedding_model or os.environ.get("RAPIDEVAL_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL
         for name, value, kind in (
             ("sampling", sampling, Sampling),

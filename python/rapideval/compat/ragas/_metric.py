@@ -40,31 +40,39 @@ class RagasMetric(JudgedMetric):
         self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
     ) -> MetricResult:
         """Ragas collections ``await metric.ascore(response=..., llm=llm)``: the result has ``.value`` and
-        ``.reason`` (and ``.status``: ``value`` is None unless it is ``"ok"``)."""
-        return await super().ascore(judge=llm or judge, **fields)
+        ``.reason`` (and ``.status``: ``value`` is None unless it is ``"ok"``). Without any llm, Ragas's
+        default: a judge from the environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
+        ``RAPIDEVAL_JUDGE_MODEL``), opened for this call."""
+        chosen = llm or judge or self.judge
+        if chosen is None and self.uses_judge:
+            async with JudgeClient() as default:
+                return await super().ascore(judge=default, **fields)
+        return await super().ascore(judge=chosen, **fields)
 
     def score(  # type: ignore[override]
         self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
     ) -> MetricResult:
-        return super().score(judge=llm or judge, **fields)
+        """Sync :meth:`ascore`; also inside a running event loop."""
+        chosen = llm or judge or self.judge
+        return run_sync(lambda: self.ascore(judge=chosen, **fields), chosen)  # type: ignore[no-any-return]
 
     async def single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         """Ragas legacy ``await metric.single_turn_ascore(sample)``: the value, or :class:`MetricError`."""
         if not isinstance(sample, SingleTurnSample):
             raise TypeError(f"{self.name}: expected a SingleTurnSample, got {type(sample).__name__}")
-        return _value(await super().ascore(**sample.to_dict()))
+        return _value(await self.ascore(**sample.to_dict()))
 
     def single_turn_score(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        return run_sync(lambda: self.single_turn_ascore(sample), self._judge(None))
+        return run_sync(lambda: self.single_turn_ascore(sample), self.judge)
 
     async def multi_turn_ascore(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         """Ragas legacy ``await metric.multi_turn_ascore(sample)``: the value, or :class:`MetricError`."""
         if not isinstance(sample, MultiTurnSample):
             raise TypeError(f"{self.name}: expected a MultiTurnSample, got {type(sample).__name__}")
-        return _value(await super().ascore(**sample.to_dict()))
+        return _value(await self.ascore(**sample.to_dict()))
 
     def multi_turn_score(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        return run_sync(lambda: self.multi_turn_ascore(sample), self._judge(None))
+        return run_sync(lambda: self.multi_turn_ascore(sample), self.judge)
 
 
 def _value(result: MetricResult) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...judged.base import JudgedMetric, MetricResult, run_sync, score_rows
@@ -53,20 +53,81 @@ class EvaluationResult:
         return frame
 
 
+# Ragas v1 column names (and ``ground_truths``, a list of reference answers) -> the sample's field names.
+V1_COLUMNS = {
+    "question": "user_input",
+    "answer": "response",
+    "contexts": "retrieved_contexts",
+    "ground_truth": "reference",
+    "ground_truths": "reference",
+}
+
+
+def _as_dataset(dataset: Any, column_map: Mapping[str, str] | None) -> EvaluationDataset:
+    """An EvaluationDataset as it is; a Hugging Face ``datasets.Dataset``, a pandas DataFrame or a list of
+    dicts with v1 or v2 column names, renamed by ``column_map`` (Ragas's: field name -> the data's
+    column)."""
+    if isinstance(dataset, EvaluationDataset):
+        return dataset
+    if hasattr(dataset, "to_list"):  # datasets.Dataset
+        rows = dataset.to_list()
+    elif hasattr(dataset, "to_dict"):  # pandas.DataFrame
+        rows = dataset.to_dict(orient="records")
+    elif isinstance(dataset, Sequence) and not isinstance(dataset, (str, bytes)):
+        rows = list(dataset)
+    else:
+        raise TypeError(f"evaluate: dataset must be an EvaluationDataset, a datasets.Dataset, a DataFrame or a "
+                        f"list of dicts, got {type(dataset).__name__}")  # fmt: skip
+    renames = {column: name for name, column in (column_map or {}).items()}
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise TypeError(f"evaluate: row {i}: expected a dict, got {type(row).__name__}")
+        fields: dict[str, Any] = {}
+        for key, value in row.items():
+            name = str(renames.get(key) or V1_COLUMNS.get(key, key))
+            if key == "ground_truths" and name == "reference" and isinstance(value, (list, tuple)):
+                value = "\n".join(str(v) for v in value)
+            fields.setdefault(name, value)
+        out.append(fields)
+    return EvaluationDataset.from_list(out)
+
+
 def evaluate(
-    dataset: EvaluationDataset, metrics: Sequence[JudgedMetric], llm: JudgeClient | None = None, **options: Any
+    dataset: Any,
+    metrics: Sequence[JudgedMetric] | None = None,
+    llm: JudgeClient | None = None,
+    embeddings: Any = None,
+    column_map: Mapping[str, str] | None = None,
+    **options: Any,
 ) -> EvaluationResult:
-    """Ragas 0.4.3 ``evaluate(dataset, metrics, llm=...)``: every metric on every row through one judge run
-    (``llm``, else the first metric's own), rows in order. A bad or empty row is a status, never the end of
-    the run. Ragas's other options (``run_config``, ``batch_size``, ...) are accepted and unused: the judge's
-    limits, retries and cache apply instead."""
-    if not isinstance(dataset, EvaluationDataset):
-        raise TypeError(f"evaluate: dataset must be an EvaluationDataset, got {type(dataset).__name__}")
-    if not metrics or not all(isinstance(m, JudgedMetric) for m in metrics):
+    """Ragas 0.4.3 ``evaluate(dataset, metrics=None, llm=None, embeddings=None, column_map=None)``: every
+    metric on every row through one judge (``llm``, else the first metric's own, else a judge from the
+    environment as Ragas's default), rows in order. ``dataset`` is an EvaluationDataset, a
+    ``datasets.Dataset``, a DataFrame or a list of dicts, with Ragas's v2 or v1 column names (``question,
+    answer, contexts, ground_truth`` or ``ground_truths``, joined by newlines); ``metrics`` defaults to
+    Ragas's ``[answer_relevancy, context_precision, faithfulness, context_recall]``. A bad or empty row is a
+    status, never the end of the run. ``embeddings`` may be a JudgeClient for the metrics that embed;
+    Ragas's other options (``run_config``, ``batch_size``, ...) are accepted and unused: the judge's limits,
+    retries and cache apply instead."""
+    from .metrics import answer_relevancy, context_precision, context_recall, faithfulness
+
+    data = _as_dataset(dataset, column_map)
+    chosen = list(metrics) if metrics is not None else [answer_relevancy, context_precision, faithfulness,
+                                                         context_recall]  # fmt: skip
+    if not chosen or not all(isinstance(m, JudgedMetric) for m in chosen):
         raise TypeError("evaluate: metrics must be a non-empty list of metrics")
-    judge = llm or next((m.judge for m in metrics if m.judge is not None), None)
-    if judge is None and any(m.uses_judge for m in metrics):
-        raise ValueError("evaluate: no judge: pass llm=llm_factory(...) or give the metrics an llm")
-    rows = [s.to_dict() for s in dataset]
-    results = run_sync(lambda: score_rows(list(metrics), rows, judge=judge), judge)
-    return EvaluationResult(dataset, [m.name for m in metrics], results)
+    if embeddings is not None and not isinstance(embeddings, JudgeClient):
+        raise TypeError("evaluate: embeddings must be a JudgeClient (rapideval embeds through the judge's endpoint)")
+    judge = llm or embeddings or next((m.judge for m in chosen if m.judge is not None), None)
+    rows = [s.to_dict() for s in data]
+    names = [m.name for m in chosen]
+    if judge is None and any(m.uses_judge for m in chosen):
+
+        async def with_default() -> list[list[MetricResult]]:
+            async with JudgeClient() as default:  # Ragas's default: OpenAI, configured by the environment
+                return await score_rows(chosen, rows, judge=default)
+
+        return EvaluationResult(data, names, run_sync(with_default, None))
+    results = run_sync(lambda: score_rows(chosen, rows, judge=judge), judge)
+    return EvaluationResult(data, names, results)

@@ -1,4 +1,5 @@
-"""Ragas 0.4.3's general-purpose metric classes, with Ragas's constructors (``llm=``) and calls
+"""``ragas.metrics``: Ragas 0.4.3's metric classes (the RAG ones from :mod:`.rag`, :mod:`.retrieval` and :mod:`.nonllm`;
+the general-purpose ones here), with Ragas's constructors (``llm=``) and calls
 (``single_turn_ascore(sample)``, ``multi_turn_ascore(sample)``, ``ascore(..., llm=)``), on rapideval's
 judged metrics; and Ragas's predefined aspect critics ``harmfulness``, ``maliciousness``, ``coherence``,
 ``correctness`` and ``conciseness`` (with rapideval's definitions, :data:`rapideval.judged.ASPECTS`)."""
@@ -8,24 +9,102 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...judged import general as _general
-from ...llm import JudgeClient
-from ._metric import MetricError, RagasMetric
+from ....judged import general as _general
+from ....llm import JudgeClient
+from .._metric import MetricError, RagasMetric
+from .nonllm import (
+    BleuScore,
+    CHRFScore,
+    ChrfScore,
+    DistanceMeasure,
+    ExactMatch,
+    IDBasedContextPrecision,
+    IDBasedContextRecall,
+    NonLLMContextPrecisionWithReference,
+    NonLLMContextRecall,
+    NonLLMStringSimilarity,
+    RougeScore,
+    StringPresence,
+)
+from .rag import (
+    AnswerCorrectness,
+    AnswerRelevancy,
+    AnswerSimilarity,
+    FactualCorrectness,
+    Faithfulness,
+    NoiseSensitivity,
+    ResponseRelevancy,
+    SemanticSimilarity,
+    answer_correctness,
+    answer_relevancy,
+    answer_similarity,
+    faithfulness,
+    noise_sensitivity,
+)
+from .retrieval import (
+    ContextEntityRecall,
+    ContextPrecision,
+    ContextRecall,
+    ContextRelevance,
+    ContextUtilization,
+    LLMContextPrecisionWithoutReference,
+    LLMContextPrecisionWithReference,
+    LLMContextRecall,
+    context_entity_recall,
+    context_precision,
+    context_recall,
+)
 
 __all__ = [
+    "AnswerCorrectness",
+    "AnswerRelevancy",
+    "AnswerSimilarity",
     "AspectCritic",
+    "BleuScore",
+    "CHRFScore",
+    "ChrfScore",
+    "ContextEntityRecall",
+    "ContextPrecision",
+    "ContextRecall",
+    "ContextRelevance",
+    "ContextUtilization",
     "DiscreteMetric",
+    "DistanceMeasure",
+    "ExactMatch",
+    "FactualCorrectness",
+    "Faithfulness",
+    "IDBasedContextPrecision",
+    "IDBasedContextRecall",
     "InstanceRubrics",
+    "LLMContextPrecisionWithReference",
+    "LLMContextPrecisionWithoutReference",
+    "LLMContextRecall",
     "MetricError",
+    "NoiseSensitivity",
+    "NonLLMContextPrecisionWithReference",
+    "NonLLMContextRecall",
+    "NonLLMStringSimilarity",
     "NumericMetric",
     "RankingMetric",
+    "ResponseRelevancy",
+    "RougeScore",
     "RubricsScore",
+    "SemanticSimilarity",
     "SimpleCriteriaScore",
+    "StringPresence",
+    "answer_correctness",
+    "answer_relevancy",
+    "answer_similarity",
     "coherence",
     "conciseness",
+    "context_entity_recall",
+    "context_precision",
+    "context_recall",
     "correctness",
+    "faithfulness",
     "harmfulness",
     "maliciousness",
+    "noise_sensitivity",
 ]
 
 
