@@ -21,14 +21,22 @@ def test_no_argument_construction_honours_the_environment(serve, monkeypatch, tm
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     monkeypatch.setenv("OPENAI_BASE_URL", server.url)
     monkeypatch.setenv("RAPIDEVAL_JUDGE_MODEL", "env-model")
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_CONCURRENCY", "3")
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_TIMEOUT", "7.5")
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_MAX_TOKENS", "200")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("RAPIDEVAL_JUDGE_CACHE", raising=False)
     with JudgeClient() as judge:
         assert judge.model == "env-model"
+        assert (judge.limits.concurrency, judge.limits.timeout, judge.sampling.max_tokens) == (3, 7.5, 200)
         result = judge.judge(ASK, schema=Rating)
     assert isinstance(result, JudgeResult)
     rec = server.requests[0]
     assert rec.body["model"] == "env-model" and rec.headers["authorization"] == f"Bearer {SECRET}"
+    assert rec.body["max_tokens"] == 200
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_MAX_TOKENS", "lots")
+    with pytest.raises(ValueError, match="RAPIDEVAL_JUDGE_MAX_TOKENS='lots': expected a whole number"):
+        JudgeClient()
     assert judge.cache is not None and judge.cache.path == tmp_path / "xdg" / "rapideval" / "judge.sqlite3"
     assert judge.cache.path.exists()
 

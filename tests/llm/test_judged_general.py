@@ -255,26 +255,10 @@ def test_judge_failure_is_an_error_with_its_cause(serve, client_for) -> None:
 
 
 def test_ten_thousand_rows_three_metrics_with_faults_then_rerun(serve, client_for, tmp_path) -> None:
-    import random
-    import threading
-
-    from judge_helpers import schema_answer
+    from judge_helpers import faults, schema_answer
     from rapideval.llm import Limits, RetryPolicy
 
-    rng, lock = random.Random(30), threading.Lock()
-
-    def script(rec):
-        with lock:
-            x = rng.random()
-        if x < 0.20:
-            return Reply(status=429, headers={"retry-after-ms": "5"})
-        if x < 0.25:
-            return Reply(status=503)
-        if x < 0.30:
-            return Reply(contents=['{"reason": "unfinished'])
-        return None
-
-    server = serve(script=script, answer=schema_answer, record=False)
+    server = serve(script=faults(30), answer=schema_answer, record=False)
     rows = [{"user_input": f"question {i}", "response": f"answer number {i} " + "w " * (i % 9)} for i in range(10_000)]
     metrics = [
         AspectCritic("coherence", "Is the response coherent?"),

@@ -245,6 +245,7 @@ def test_ragas_rag_seed_examples_on_a_real_model(local_judge, monkeypatch, tmp_p
     # The default judge (the examples pass no llm) sized for a two-slot server on two cores.
     monkeypatch.setenv("RAPIDEVAL_JUDGE_CONCURRENCY", "2")
     monkeypatch.setenv("RAPIDEVAL_JUDGE_TIMEOUT", "300")
+    monkeypatch.setenv("RAPIDEVAL_JUDGE_MAX_TOKENS", "256")  # a 135M model may loop until cut off
     typed = ("invalid_output", "truncated")
 
     result = examples.fiqa_evaluate(examples.load_fiqa())

@@ -67,19 +67,30 @@ _COMPLETION_GUESS = 512
 _PERMANENT_5XX = frozenset({501, 505, 506, 510, 511})
 
 
-def _limits_from_environment() -> Limits:
-    """:class:`Limits`, with the concurrency and timeout of ``RAPIDEVAL_JUDGE_CONCURRENCY`` and
-    ``RAPIDEVAL_JUDGE_TIMEOUT`` where set (a judge made for you, as Ragas's default one, is tuned so)."""
-    options: dict[str, Any] = {}
-    for name, key, kind in (("concurrency", "RAPIDEVAL_JUDGE_CONCURRENCY", int),
-                            ("timeout", "RAPIDEVAL_JUDGE_TIMEOUT", float)):  # fmt: skip
+def _from_environment(options: Iterable[tuple[str, str, type]]) -> dict[str, Any]:
+    """The options set by environment variables, as ``{option: value}``, each read as its type."""
+    found: dict[str, Any] = {}
+    for name, key, kind in options:
         text = os.environ.get(key)
         if text:
             try:
-                options[name] = kind(text)
+                found[name] = kind(text)
             except ValueError:
                 raise ValueError(f"{key}={text!r}: expected a {'whole ' if kind is int else ''}number") from None
-    return Limits(**options)
+    return found
+
+
+def _limits_from_environment() -> Limits:
+    """:class:`Limits`, with the concurrency and timeout of ``RAPIDEVAL_JUDGE_CONCURRENCY`` and
+    ``RAPIDEVAL_JUDGE_TIMEOUT`` where set (a judge made for you, as Ragas's default one, is tuned so)."""
+    return Limits(**_from_environment((("concurrency", "RAPIDEVAL_JUDGE_CONCURRENCY", int),
+                                       ("timeout", "RAPIDEVAL_JUDGE_TIMEOUT", float))))  # fmt: skip
+
+
+def _sampling_from_environment() -> Sampling:
+    """:class:`Sampling`, with the ``max_tokens`` of ``RAPIDEVAL_JUDGE_MAX_TOKENS`` where set (a small local
+    model that loops until ``max_tokens`` is cut off sooner)."""
+    return Sampling(**_from_environment((("max_tokens", "RAPIDEVAL_JUDGE_MAX_TOKENS", int),)))
 
 
 class JudgeError(Exception):
@@ -352,7 +363,8 @@ class JudgeClient:
     and :meth:`local`.
 
     ``embedding_model`` is the model of :meth:`embed` (``RAPIDEVAL_EMBEDDING_MODEL``, default
-    ``text-embedding-3-small``). ``sampling`` (:class:`Sampling`) is the default of every request,
+    ``text-embedding-3-small``). ``sampling`` (:class:`Sampling`) is the default of every request (default:
+    :class:`Sampling`, with ``max_tokens`` from ``RAPIDEVAL_JUDGE_MAX_TOKENS`` when set),
     ``limits`` (:class:`Limits`) the rate limits, concurrency and timeout (default: :class:`Limits`, with
     ``RAPIDEVAL_JUDGE_CONCURRENCY`` and ``RAPIDEVAL_JUDGE_TIMEOUT`` when set), ``retry`` (:class:`RetryPolicy`)
     which errors are retried and how long to back off, ``breaker`` (:class:`CircuitBreaker`) when the
@@ -374,7 +386,7 @@ class JudgeClient:
         base_url: str | None = None,
         client: openai.AsyncOpenAI | Callable[[], openai.AsyncOpenAI] | None = None,
         embedding_model: str | None = None,
-        sampling: Sampling = Sampling(),
+        sampling: Sampling | None = None,
         limits: Limits | None = None,
         retry: RetryPolicy = RetryPolicy(),
         breaker: CircuitBreaker = CircuitBreaker(),
@@ -384,6 +396,8 @@ class JudgeClient:
         self.model = model or os.environ.get("RAPIDEVAL_JUDGE_MODEL") or DEFAULT_MODEL
         if limits is None:
             limits = _limits_from_environment()
+        if sampling is None:
+            sampling = _sampling_from_environment()
         self.embedding_model = embedding_model or os.environ.get("RAPIDEVAL_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL
         for name, value, kind in (
             ("sampling", sampling, Sampling),
