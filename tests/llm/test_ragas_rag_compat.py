@@ -66,3 +66,61 @@ def test_column_map_and_instances(environment) -> None:
     assert -1.0 <= result.scores[0]["answer_similarity"] <= 1.0
     with pytest.raises(TypeError, match="embeddings must be a JudgeClient"):
         evaluate(rows, [faithfulness], column_map=column_map, embeddings=object())
+
+
+def test_column_map_with_v1_names(environment) -> None:
+    rows = [{"q": "Where is the Eiffel Tower?", "a": "It is in Paris.", "ctx": ["Paris has a tower."],
+             "gts": ["The Eiffel Tower is in Paris.", "It is tall."]}]  # fmt: skip
+    column_map = {"question": "q", "answer": "a", "contexts": "ctx", "ground_truths": "gts"}
+    result = evaluate(rows, [faithfulness, context_recall], column_map=column_map)
+    assert result.counts()["faithfulness"]["ok"] == 1 and result.counts()["context_recall"]["ok"] == 1
+    assert result.dataset[0].reference == "The Eiffel Tower is in Paris.\nIt is tall."
+
+
+def test_embeddings_through_their_own_client(serve, environment, tmp_path) -> None:
+    from rapideval.compat.ragas.metrics import AnswerCorrectness, ResponseRelevancy
+
+    embedder_server = serve(answer=sentences_answer)
+    row = {"user_input": "Where is the Eiffel Tower?", "response": "It is in Paris.",
+           "reference": "The Eiffel Tower is in Paris."}  # fmt: skip
+    with (
+        llm_factory("gpt-4o-mini", base_url=embedder_server.url, api_key="sk-test", embedding_model="embed-other",
+                    cache=tmp_path / "e.sqlite3") as embedder,
+        llm_factory("gpt-4o-mini", cache=tmp_path / "j.sqlite3") as judge,
+    ):  # fmt: skip
+        result = evaluate([row], [ResponseRelevancy(), answer_similarity], llm=judge, embeddings=embedder)
+        assert all(r.status == "ok" for r in result.results[0])
+        assert "|embed:embed-other|" in result.results[0][0].signature
+        paths = lambda server: {r.path.rsplit("/", 1)[-1] for r in server.requests}  # noqa: E731
+        assert paths(embedder_server) == {"embeddings"} and paths(environment) == {"completions"}
+        # A metric's own embeddings come before evaluate's; without either, the judge embeds.
+        own = AnswerCorrectness(embeddings=embedder)
+        assert own.embeddings is embedder and "|embed:embed-other|" in own.score(**row, llm=judge).signature
+        assert "|embed:text-embedding-3-small|" in AnswerCorrectness().score(**row, llm=judge).signature
+        with pytest.raises(TypeError, match="embeddings must be a JudgeClient"):
+            own.embeddings = "text-embedding-3-small"
+
+
+def test_collections_only_names(environment) -> None:
+    from judge_server import prompt_text
+    from rapideval.compat.ragas.metrics import collections as c
+
+    row = {"user_input": "Where is the Eiffel Tower?", "response": "It is in Paris.",
+           "reference": "The Eiffel Tower is in Paris, France.",
+           "retrieved_contexts": ["Paris has a tower."]}  # fmt: skip
+    with llm_factory("gpt-4o-mini") as llm:
+        with_reference = c.RubricsScoreWithReference(llm=llm)
+        assert with_reference.name == "rubrics_score_with_reference"
+        assert with_reference.score(**row).status == "ok"
+        assert "Paris, France" in prompt_text(environment.requests[-1].body)
+        no_reference = {k: v for k, v in row.items() if k != "reference"}
+        assert with_reference.score(**no_reference).status == "not_applicable"
+        without = c.RubricsScoreWithoutReference(llm=llm)
+        assert without.score(**row).status == "ok"
+        assert "Paris, France" not in prompt_text(environment.requests[-1].body)
+        assert c.DomainSpecificRubrics(llm=llm).with_reference is False
+        for metric in (c.ContextPrecisionWithReference(llm=llm), c.ContextPrecisionWithoutReference(llm=llm)):
+            assert metric.name.startswith("context_precision_with") and metric.score(**row).status == "ok"
+        rubrics = {"score1_description": "wrong", "score2_description": "right"}
+        instance = c.InstanceSpecificRubrics(llm=llm).score(**row, rubrics=rubrics)
+        assert instance.metric == "instance_specific_rubrics" and instance.value in (1, 2)

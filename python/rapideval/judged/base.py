@@ -24,7 +24,7 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, cast
@@ -164,17 +164,17 @@ DATA_RULE = (
 )
 
 
-def run_sync(make: Any, judge: JudgeClient | None) -> Any:
-    """Run the coroutine ``make()`` to completion from sync code, then close the judge's connections of that
-    loop: with ``asyncio.run`` when no event loop runs in this thread, else on a private loop in a worker
-    thread (Jupyter, an async app)."""
+def run_sync(make: Any, *clients: JudgeClient | None) -> Any:
+    """Run the coroutine ``make()`` to completion from sync code, then close the connections of that loop of
+    each client (judge, embedder): with ``asyncio.run`` when no event loop runs in this thread, else on a
+    private loop in a worker thread (Jupyter, an async app)."""
 
     async def main() -> Any:
         try:
             return await make()
         finally:
-            if judge is not None:
-                await judge.aclose_connections()
+            for client in {id(c): c for c in clients if c is not None}.values():
+                await client.aclose_connections()
 
     try:
         asyncio.get_running_loop()
@@ -201,7 +201,7 @@ class JudgedMetric:
     and non-empty, else the row is not applicable), ``optional`` (fields used when present), ``PROMPT`` (its
     versioned instructions) and implements :meth:`render` (fields → requests) and :meth:`value` (verdicts →
     value, reason, details). ``judge`` is the :class:`~rapideval.llm.JudgeClient` used when a call passes
-    none."""
+    none; a metric that embeds (``embeds``) embeds through ``embedder`` when given, else through the judge."""
 
     name: str = "judged"
     required: tuple[str, ...] = ()
@@ -210,10 +210,11 @@ class JudgedMetric:
     multi_turn: tuple[str, ...] | None = None
     PROMPT: ClassVar[str] = ""
 
-    def __init__(self, *, judge: JudgeClient | None = None) -> None:
-        if judge is not None and not isinstance(judge, JudgeClient):
-            raise TypeError(f"{type(self).__name__}: judge must be a JudgeClient, got {type(judge).__name__}")
-        self.judge = judge
+    def __init__(self, *, judge: JudgeClient | None = None, embedder: JudgeClient | None = None) -> None:
+        for role, client in (("judge", judge), ("embedder", embedder)):
+            if client is not None and not isinstance(client, JudgeClient):
+                raise TypeError(f"{type(self).__name__}: {role} must be a JudgeClient, got {type(client).__name__}")
+        self.judge, self.embedder = judge, embedder
 
     # The three pure parts -----------------------------------------------------------------------------
 
@@ -239,21 +240,26 @@ class JudgedMetric:
 
     # Signature ----------------------------------------------------------------------------------------
 
-    def signature(self, judge: JudgeClient | None) -> str:
+    def signature(self, judge: JudgeClient | None, embedder: JudgeClient | None = None) -> str:
         """``name|prompt:<hash>|model:<m>|temp:<t>|votes:<k>|rapideval:<version>``: a changed prompt changes
         the hash (and the cache keys), so verdicts of an old prompt are never taken for a new one. A metric
-        without a judge: ``name|options:<hash>|rapideval:<version>``."""
+        that embeds adds ``|embed:<embedding model>`` after the model (of its ``embedder``, else of
+        ``embedder``, else of the judge). A metric without a judge: ``name|options:<hash>|rapideval:<version>``."""
         from .. import __version__
 
         digest = hashlib.sha256(self.prompt_identity().encode("utf-8", "surrogatepass")).hexdigest()[:6]
         if not self.uses_judge or judge is None:
             return f"{self.name}|options:{digest}|rapideval:{__version__}"
         temp = judge.sampling.temperature
-        return f"{self.name}|prompt:{digest}|model:{judge.model}|temp:{temp}|votes:{self.votes}|rapideval:{__version__}"
+        embed = f"|embed:{(self.embedder or embedder or judge).embedding_model}" if self.embeds else ""
+        return (f"{self.name}|prompt:{digest}|model:{judge.model}{embed}|temp:{temp}|votes:{self.votes}"
+                f"|rapideval:{__version__}")  # fmt: skip
 
     votes: int = 1
     # False for a metric computed from the row alone (no request): it runs without a judge.
     uses_judge: ClassVar[bool] = True
+    # True for a metric whose plan asks for embeddings (:class:`Embed`).
+    embeds: ClassVar[bool] = False
 
     # Fields -------------------------------------------------------------------------------------------
 
@@ -308,7 +314,8 @@ class JudgedMetric:
     def score(self, *, judge: JudgeClient | None = None, row: Hashable = 0, **fields: Any) -> MetricResult:
         """Sync :meth:`ascore`; also inside a running event loop."""
         chosen = self._judge(judge)
-        return run_sync(lambda: self.ascore(judge=chosen, row=row, **fields), chosen)  # type: ignore[no-any-return]
+        scored = run_sync(lambda: self.ascore(judge=chosen, row=row, **fields), chosen, self.embedder)
+        return scored  # type: ignore[no-any-return]
 
     async def abatch_score(
         self, rows: Iterable[Mapping[str, Any]], *, judge: JudgeClient | None = None, budget: Budget | None = None
@@ -325,16 +332,18 @@ class JudgedMetric:
     ) -> list[MetricResult]:
         """Sync :meth:`abatch_score`; also inside a running event loop."""
         items, chosen = list(rows), self._judge(judge)
-        scored = run_sync(lambda: self.abatch_score(items, judge=chosen, budget=budget), chosen)
+        scored = run_sync(lambda: self.abatch_score(items, judge=chosen, budget=budget), chosen, self.embedder)
         return scored  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
 class Embed:
-    """A metric's request for the embeddings of ``texts``, made through the judge's ``aembed`` (batched and
-    cached per text); its result is a float32 array of shape (len(texts), d)."""
+    """A metric's request for the embeddings of ``texts``, made through ``embedder``'s ``aembed`` (None: the
+    batch's embedder, else its judge), batched and cached per text; its result is a float32 array of shape
+    (len(texts), d)."""
 
     texts: tuple[str, ...]
+    embedder: JudgeClient | None = None
 
 
 class NotApplicable(Exception):
@@ -350,7 +359,7 @@ def _identity(step: Step) -> str:
     """Two requests with equal identity get one answer: work several metrics need from a row (its
     statements, say) is asked once per evaluation (the runtime's cache keys ignore row and metric too)."""
     if isinstance(step, Embed):
-        return json.dumps(["embed", step.texts])
+        return json.dumps(["embed", step.texts, id(step.embedder)])
     schema = f"{step.schema.__module__}.{step.schema.__qualname__}@{id(step.schema)}" if step.schema else None
     parts = [step.messages, schema, step.field, step.votes, step.combine, repr(step.sampling), step.model]
     return json.dumps(parts, sort_keys=True, default=str)
@@ -369,30 +378,35 @@ def _left(budget: Budget | None, spent: Usage) -> Budget | None | Literal["spent
 
 
 async def _answer(
-    judge: JudgeClient, steps: list[Step], budget: Budget | None
+    judge: JudgeClient, embedder: JudgeClient, steps: list[Step], budget: Budget | None
 ) -> tuple[list[Outcome | JudgeFailure], Usage]:
     """One stage: the chat requests in one run of the judge (within ``budget``), the texts to embed in one
-    ``aembed``; results in the order of ``steps``."""
+    ``aembed`` per embedder (a step's own, else ``embedder``); results in the order of ``steps``."""
     chats = [s for s in steps if isinstance(s, JudgeRequest)]
-    texts = list(dict.fromkeys(t for s in steps if isinstance(s, Embed) for t in s.texts))
     run = await judge.arun(chats, budget=budget, progress=False) if chats else None
-    vectors: dict[str, np.ndarray] = {}
-    embed_failure: JudgeFailure | None = None
-    if texts:
+    texts: dict[int, tuple[JudgeClient, dict[str, None]]] = {}  # per embedder, its distinct texts
+    for s in steps:
+        if isinstance(s, Embed):
+            client = s.embedder or embedder
+            texts.setdefault(id(client), (client, {}))[1].update(dict.fromkeys(s.texts))
+    vectors: dict[int, dict[str, np.ndarray] | JudgeFailure] = {}
+    for key, (client, distinct) in texts.items():
         try:
-            matrix = await judge.aembed(texts)
-            vectors = {t: matrix[k] for k, t in enumerate(texts)}
+            matrix = await client.aembed(list(distinct))
+            vectors[key] = {t: matrix[k] for k, t in enumerate(distinct)}
         except JudgeError as e:
-            embed_failure = JudgeFailure("embeddings", "embed", e.cause, e.attempts, str(e))
+            vectors[key] = JudgeFailure("embeddings", "embed", e.cause, e.attempts, str(e))
     chat_results = iter(run.results if run is not None else ())
     out: list[Outcome | JudgeFailure] = []
     for s in steps:
         if isinstance(s, JudgeRequest):
             out.append(next(chat_results))
-        elif embed_failure is not None:
-            out.append(embed_failure)
+            continue
+        found = vectors.get(id(s.embedder or embedder))
+        if isinstance(found, JudgeFailure):
+            out.append(found)
         else:
-            out.append(np.stack([vectors[t] for t in s.texts]) if s.texts else np.zeros((0, 0), np.float32))
+            out.append(np.stack([found[t] for t in s.texts]) if found and s.texts else np.zeros((0, 0), np.float32))
     return out, run.usage if run is not None else Usage()
 
 
@@ -404,26 +418,35 @@ async def score_rows(
     ids: Sequence[Hashable] | None = None,
     strict: bool = False,
     budget: Budget | None = None,
+    embedder: JudgeClient | None = None,
+    select: Sequence[Collection[int]] | None = None,
 ) -> list[list[MetricResult]]:
     """Every metric on every row through ``judge`` (within ``budget``, see :class:`~rapideval.llm.Budget`):
-    ``results[row][metric]``, in order.
+    ``results[row][metric]``, in order. A metric that embeds does so through its own ``embedder``, else
+    this ``embedder``, else the judge.
 
     A metric asks in stages (:meth:`JudgedMetric.plan`): each stage's requests of every row and metric go
     through one run of the judge, and equal requests of different metrics are sent once. ``ids`` name the
     rows (default: their positions). With ``strict`` a malformed row raises TypeError (a single
     ``ascore``); otherwise it is an ``error`` result with cause ``invalid_input``. ``judge`` may be None
-    when no metric uses one."""
+    when no metric uses one. ``select`` gives, per row, the positions in ``metrics`` of the metrics to run on
+    it (default: all), so rows of different shapes share one run; a row's results then list only those, in
+    the order of ``metrics``."""
     if judge is None and any(m.uses_judge for m in metrics):
         raise ValueError("score_rows: no judge: these metrics need judge=JudgeClient(...)")
     names = list(ids) if ids is not None else list(range(len(items)))
     if len(names) != len(items):
         raise ValueError(f"ids: {len(names)} ids for {len(items)} rows")
-    signatures = [m.signature(judge) for m in metrics]
+    if select is not None and len(select) != len(items):
+        raise ValueError(f"select: {len(select)} selections for {len(items)} rows")
+    signatures = [m.signature(judge, embedder) for m in metrics]
     out: list[list[MetricResult | None]] = [[None] * len(metrics) for _ in items]
     done: dict[tuple[int, int], list[Outcome]] = {}  # the results so far of each cell (row, metric) in play
     usage: dict[tuple[int, int], Usage] = {}
     for i, fields in enumerate(items):
         for j, metric in enumerate(metrics):
+            if select is not None and j not in select[i]:
+                continue
             sig = signatures[j]
             try:
                 if not isinstance(fields, Mapping):
@@ -490,7 +513,7 @@ async def score_rows(
             for cell in asked:
                 finish(cell, stop)
             break
-        results, stage_usage = await _answer(judge, steps, left)
+        results, stage_usage = await _answer(judge, embedder or judge, steps, left)
         spent_total = spent_total + stage_usage
         charged: set[int] = set()
         for cell, indexes in asked.items():

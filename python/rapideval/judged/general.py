@@ -324,7 +324,9 @@ class RubricsScore(JudgedMetric):
     """Ragas 0.4.3 ``RubricsScore(rubrics=None)``: one of the rubric's levels for the response, judged
     against the rubric's level descriptions (any ``scoreN_description`` keys, 0- or 1-based, 2 to 10
     levels). Without ``rubrics``, our 1-5 rubric with or without a reference, by whether the row has one.
-    Scale: the rubric's levels, higher = better; a reply outside them is an error. One request per row."""
+    ``with_reference`` fixes that choice (Ragas's collections ``DomainSpecificRubrics(with_reference=)``):
+    True requires a ``reference``, False never shows one to the judge. Scale: the rubric's levels, higher =
+    better; a reply outside them is an error. One request per row."""
 
     PROMPT: ClassVar[str] = (
         "You grade a response with a rubric. Read the rubric's levels, then the material, and give the "
@@ -335,16 +337,32 @@ class RubricsScore(JudgedMetric):
     multi_turn: tuple[str, ...] | None = ("user_input",)
     optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
 
-    def __init__(self, rubrics: Mapping[str, str] | None = None, name: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        rubrics: Mapping[str, str] | None = None,
+        name: str | None = None,
+        with_reference: bool | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__(**options)
         if name is not None:
             self.name = name
         self.rubrics = dict(rubrics) if rubrics is not None else None
         if self.rubrics is not None:
             rubric_levels(self.rubrics, f"RubricsScore {self.name!r}")
+        if with_reference not in (None, True, False):
+            raise ValueError(f"RubricsScore: with_reference must be None, True or False, got {with_reference!r}")
+        self.with_reference = with_reference
+        if with_reference:
+            self.required = (*self.required, "reference")
+            self.multi_turn = (*(self.multi_turn or ()), "reference")
 
     def prompt_identity(self) -> str:
-        return f"{self.PROMPT}\n{sorted((self.rubrics or {}).items())}"
+        return f"{self.PROMPT}\n{sorted((self.rubrics or {}).items())}\nwith_reference={self.with_reference}"
+
+    def _shown(self, fields: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The fields the judge sees: without the reference when ``with_reference`` is False."""
+        return {k: v for k, v in fields.items() if k != "reference"} if self.with_reference is False else fields
 
     def _rubric(self, fields: Mapping[str, Any]) -> Mapping[str, str]:
         if self.rubrics is not None:
@@ -352,6 +370,7 @@ class RubricsScore(JudgedMetric):
         return DEFAULT_RUBRICS_WITH_REFERENCE if fields.get("reference") else DEFAULT_RUBRICS_WITHOUT_REFERENCE
 
     def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+        fields = self._shown(fields)
         rubric = self._rubric(fields)
         levels = rubric_levels(rubric, f"{self.name!r}, row {row!r}")
         text = "\n".join(f"{rubric[f'score{n}_description']} (level {n})" for n in levels)

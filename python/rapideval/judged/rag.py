@@ -180,6 +180,7 @@ class ResponseRelevancy(JudgedMetric):
     and 1 embedding request for the question and the generated questions together."""
 
     name = "answer_relevancy"
+    embeds = True
     required: tuple[str, ...] = ("user_input", "response")
     PROMPT: ClassVar[str] = (
         "You read a response and write the question it answers, as a user would ask it, and say whether "
@@ -211,7 +212,7 @@ class ResponseRelevancy(JudgedMetric):
                                  sampling)]  # fmt: skip
         if len(done) == 1:
             questions = [v.question for v in done[0].verdicts]
-            return [Embed((fields["user_input"], *questions))]
+            return [Embed((fields["user_input"], *questions), self.embedder)]
         return []
 
     def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
@@ -233,6 +234,7 @@ class SemanticSimilarity(JudgedMetric):
     request for both texts (cached per text), no chat."""
 
     name = "semantic_similarity"
+    embeds = True
     required: tuple[str, ...] = ("reference", "response")
     PROMPT: ClassVar[str] = "embeddings cosine"
 
@@ -245,7 +247,7 @@ class SemanticSimilarity(JudgedMetric):
         return f"{self.PROMPT}|threshold={self.threshold!r}"
 
     def plan(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]) -> list[Any]:
-        return [Embed((fields["reference"], fields["response"]))] if not done else []
+        return [Embed((fields["reference"], fields["response"]), self.embedder)] if not done else []
 
     def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
         vectors = results[0]
@@ -272,6 +274,7 @@ class AnswerCorrectness(JudgedMetric):
     (2 shared) and 1 embedding."""
 
     name = "answer_correctness"
+    embeds = True
     required: tuple[str, ...] = ("response", "reference")
     PROMPT: ClassVar[str] = claims.STATEMENTS_PROMPT + CLASSIFY_PROMPT
 
@@ -298,7 +301,7 @@ class AnswerCorrectness(JudgedMetric):
         response, reference = fields["response"], fields["reference"]
         if not done:
             first: list[Any] = [claims.statements(row, response), claims.statements(row, reference)]
-            return first + ([Embed((reference, response))] if self.weights[1] != 0 else [])
+            return first + ([Embed((reference, response), self.embedder)] if self.weights[1] != 0 else [])
         found, wanted = _statements(done[0]), _statements(done[1])
         if len(done) == 2 + (self.weights[1] != 0) and (found or wanted):
             model = _classified_model(len(found), len(wanted))
@@ -339,8 +342,8 @@ class FactualCorrectness(JudgedMetric):
     of ``reference`` against ``response``: :func:`factual_correctness_score`, rounded to 2 decimals. Scale
     0-1, higher = more correct. Not applicable when the claims the mode needs are absent (precision: the
     response has none; recall: the reference has none; f1: neither has any), where Ragas scores the empty
-    counts (0.0, or 1.0 in recall when only the response has claims). Requests
-    per row: precision 2, recall and f1 4 (the statements are shared with the other statement metrics at
+    counts (0.0; in recall, 1.0 when only the response has claims and the reference supports one of
+    them). Requests per row: precision 2, recall and f1 4 (the statements are shared with the other statement metrics at
     the default atomicity and coverage)."""
 
     name = "factual_correctness"
@@ -407,8 +410,8 @@ class NoiseSensitivity(JudgedMetric):
     requests), each set against every context (one request per set for all contexts), and the response's
     statements against the reference (shared with FactualCorrectness): :func:`noise_sensitivity_score`.
     Scale 0-1, **lower is better**. Not applicable when the response has no statement (Ragas: NaN); a
-    reference without statements counts no context as relevant (Ragas raises). Requests per row: 5 (2
-    shared), where Ragas makes 3 + 2 x contexts."""
+    reference without statements counts no context as relevant (Ragas raises). Requests per row: 5 (3 of
+    them shared with the other statement metrics), where Ragas makes 3 + 2 x contexts."""
 
     name = "noise_sensitivity"
     required: tuple[str, ...] = ("user_input", "response", "reference", "retrieved_contexts")

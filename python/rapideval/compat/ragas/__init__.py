@@ -1,10 +1,11 @@
-"""Drop-in for Ragas 0.4.3's general-purpose metrics: change ``ragas`` to ``rapideval.compat.ragas`` in the
-import lines and the examples run, judged by rapideval's metrics (:mod:`rapideval.judged`) on its judge
-runtime.
+"""Drop-in for Ragas 0.4.3's metrics (general-purpose, RAG, non-LLM) and ``evaluate``: change ``ragas`` to
+``rapideval.compat.ragas`` in the import lines and the examples run, judged by rapideval's metrics
+(:mod:`rapideval.judged`) on its judge runtime.
 
     from rapideval.compat.ragas.dataset_schema import SingleTurnSample, MultiTurnSample, EvaluationDataset
     from rapideval.compat.ragas.messages import HumanMessage, AIMessage, ToolMessage, ToolCall
     from rapideval.compat.ragas.metrics import AspectCritic, DiscreteMetric, RubricsScore, InstanceRubrics
+    from rapideval.compat.ragas.metrics import faithfulness, answer_relevancy, context_precision, context_recall
     from rapideval.compat.ragas.llms import llm_factory
     from rapideval.compat.ragas import evaluate
 

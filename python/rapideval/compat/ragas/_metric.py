@@ -9,7 +9,16 @@ from ...judged.base import JudgedMetric, MetricResult, run_sync
 from ...llm import JudgeClient
 from .dataset_schema import MultiTurnSample, SingleTurnSample
 
-__all__ = ["MetricError", "RagasMetric"]
+__all__ = ["MetricError", "RagasMetric", "check_embeddings"]
+
+
+def check_embeddings(embeddings: Any) -> None:
+    """Ragas's ``embeddings=``: None or a JudgeClient, which embeds through its endpoint."""
+    if embeddings is not None and not isinstance(embeddings, JudgeClient):
+        raise TypeError(
+            f"embeddings must be a JudgeClient (llm_factory(...) with embedding_model=...), got "
+            f"{type(embeddings).__name__}: rapideval embeds through a judge's endpoint"
+        )
 
 
 class MetricError(ValueError):
@@ -36,6 +45,16 @@ class RagasMetric(JudgedMetric):
             raise TypeError(f"{self.name}: llm must be a JudgeClient (llm_factory(...)), got {type(judge).__name__}")
         self.judge = judge
 
+    @property
+    def embeddings(self) -> JudgeClient | None:
+        """Ragas's ``metric.embeddings``: the client the metric embeds through (None: its judge)."""
+        return self.embedder
+
+    @embeddings.setter
+    def embeddings(self, embedder: JudgeClient | None) -> None:
+        check_embeddings(embedder)
+        self.embedder = embedder
+
     async def ascore(  # type: ignore[override]
         self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
     ) -> MetricResult:
@@ -54,7 +73,8 @@ class RagasMetric(JudgedMetric):
     ) -> MetricResult:
         """Sync :meth:`ascore`; also inside a running event loop."""
         chosen = llm or judge or self.judge
-        return run_sync(lambda: self.ascore(judge=chosen, **fields), chosen)  # type: ignore[no-any-return]
+        scored = run_sync(lambda: self.ascore(judge=chosen, **fields), chosen, self.embedder)
+        return scored  # type: ignore[no-any-return]
 
     async def single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         """Ragas legacy ``await metric.single_turn_ascore(sample)``: the value, or :class:`MetricError`."""
@@ -63,7 +83,7 @@ class RagasMetric(JudgedMetric):
         return _value(await self.ascore(**sample.to_dict()))
 
     def single_turn_score(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        return run_sync(lambda: self.single_turn_ascore(sample), self.judge)
+        return run_sync(lambda: self.single_turn_ascore(sample), self.judge, self.embedder)
 
     async def multi_turn_ascore(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         """Ragas legacy ``await metric.multi_turn_ascore(sample)``: the value, or :class:`MetricError`."""
@@ -72,7 +92,7 @@ class RagasMetric(JudgedMetric):
         return _value(await self.ascore(**sample.to_dict()))
 
     def multi_turn_score(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
-        return run_sync(lambda: self.multi_turn_ascore(sample), self.judge)
+        return run_sync(lambda: self.multi_turn_ascore(sample), self.judge, self.embedder)
 
 
 def _value(result: MetricResult) -> Any:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...judged.base import JudgedMetric, MetricResult, run_sync, score_rows
 from ...llm import JudgeClient
+from ._metric import check_embeddings
 from .dataset_schema import EvaluationDataset
 
 __all__ = ["EvaluationResult", "evaluate"]
@@ -65,8 +66,8 @@ V1_COLUMNS = {
 
 def _as_dataset(dataset: Any, column_map: Mapping[str, str] | None) -> EvaluationDataset:
     """An EvaluationDataset as it is; a Hugging Face ``datasets.Dataset``, a pandas DataFrame or a list of
-    dicts with v1 or v2 column names, renamed by ``column_map`` (Ragas's: field name -> the data's
-    column)."""
+    dicts with v1 or v2 column names, renamed by ``column_map`` (Ragas's: field name, v2 or v1, -> the
+    data's column)."""
     if isinstance(dataset, EvaluationDataset):
         return dataset
     if hasattr(dataset, "to_list"):  # datasets.Dataset
@@ -85,8 +86,9 @@ def _as_dataset(dataset: Any, column_map: Mapping[str, str] | None) -> Evaluatio
             raise TypeError(f"evaluate: row {i}: expected a dict, got {type(row).__name__}")
         fields: dict[str, Any] = {}
         for key, value in row.items():
-            name = str(renames.get(key) or V1_COLUMNS.get(key, key))
-            if key == "ground_truths" and name == "reference" and isinstance(value, (list, tuple)):
+            column = str(renames.get(key, key))  # column_map's keys may be v2 or v1 names
+            name = V1_COLUMNS.get(column, column)
+            if column == "ground_truths" and isinstance(value, (list, tuple)):
                 value = "\n".join(str(v) for v in value)
             fields.setdefault(name, value)
         out.append(fields)
@@ -107,7 +109,8 @@ def evaluate(
     ``datasets.Dataset``, a DataFrame or a list of dicts, with Ragas's v2 or v1 column names (``question,
     answer, contexts, ground_truth`` or ``ground_truths``, joined by newlines); ``metrics`` defaults to
     Ragas's ``[answer_relevancy, context_precision, faithfulness, context_recall]``. A bad or empty row is a
-    status, never the end of the run. ``embeddings`` may be a JudgeClient for the metrics that embed;
+    status, never the end of the run. ``embeddings`` may be a JudgeClient: the metrics that embed and have
+no ``embeddings`` of their own embed through it (and it judges when no ``llm`` is given);
     Ragas's other options (``run_config``, ``batch_size``, ...) are accepted and unused: the judge's limits,
     retries and cache apply instead."""
     from .metrics import answer_relevancy, context_precision, context_recall, faithfulness
@@ -117,17 +120,18 @@ def evaluate(
                                                          context_recall]  # fmt: skip
     if not chosen or not all(isinstance(m, JudgedMetric) for m in chosen):
         raise TypeError("evaluate: metrics must be a non-empty list of metrics")
-    if embeddings is not None and not isinstance(embeddings, JudgeClient):
-        raise TypeError("evaluate: embeddings must be a JudgeClient (rapideval embeds through the judge's endpoint)")
+    check_embeddings(embeddings)
     judge = llm or embeddings or next((m.judge for m in chosen if m.judge is not None), None)
     rows = [s.to_dict() for s in data]
+    embedders = [m.embedder for m in chosen]
     names = [m.name for m in chosen]
     if judge is None and any(m.uses_judge for m in chosen):
 
         async def with_default() -> list[list[MetricResult]]:
             async with JudgeClient() as default:  # Ragas's default: OpenAI, configured by the environment
-                return await score_rows(chosen, rows, judge=default)
+                return await score_rows(chosen, rows, judge=default, embedder=embeddings)
 
-        return EvaluationResult(data, names, run_sync(with_default, None))
-    results = run_sync(lambda: score_rows(chosen, rows, judge=judge), judge)
+        return EvaluationResult(data, names, run_sync(with_default, embeddings, *embedders))
+    clients = (judge, embeddings, *embedders)
+    results = run_sync(lambda: score_rows(chosen, rows, judge=judge, embedder=embeddings), *clients)
     return EvaluationResult(data, names, results)

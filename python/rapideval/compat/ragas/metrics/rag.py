@@ -1,6 +1,7 @@
 """Ragas 0.4.3's RAG answer metrics with Ragas's constructors, on :mod:`rapideval.judged.rag`, and the
 module-level instances Ragas users import (``faithfulness``, ``answer_relevancy``, ...). ``embeddings``
-may be a JudgeClient (the judge embeds through its own endpoint otherwise)."""
+may be a JudgeClient, which then embeds (and judges, when no ``llm`` is given); without it the judge embeds
+through its own endpoint."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, Literal
 
 from ....judged import rag as _rag
 from ....llm import JudgeClient
-from .._metric import RagasMetric
+from .._metric import RagasMetric, check_embeddings
 
 __all__ = [
     "AnswerCorrectness",
@@ -28,13 +29,10 @@ __all__ = [
 ]
 
 
-def _judge(llm: JudgeClient | None, embeddings: Any) -> JudgeClient | None:
-    if embeddings is not None and not isinstance(embeddings, JudgeClient):
-        raise TypeError(
-            f"embeddings must be a JudgeClient (llm_factory(...) with embedding_model=...), got "
-            f"{type(embeddings).__name__}: rapideval embeds through the judge's endpoint"
-        )
-    return llm or embeddings
+def _clients(llm: JudgeClient | None, embeddings: Any) -> dict[str, JudgeClient | None]:
+    """The metric's judge and embedder from Ragas's ``llm`` and ``embeddings``."""
+    check_embeddings(embeddings)
+    return {"judge": llm or embeddings, "embedder": embeddings}
 
 
 class Faithfulness(RagasMetric, _rag.Faithfulness):
@@ -50,7 +48,7 @@ class ResponseRelevancy(RagasMetric, _rag.ResponseRelevancy):
     def __init__(
         self, llm: JudgeClient | None = None, embeddings: Any = None, strictness: int = 3, name: str | None = None
     ) -> None:
-        super().__init__(strictness, name, judge=_judge(llm, embeddings))
+        super().__init__(strictness, name, **_clients(llm, embeddings))
 
 
 AnswerRelevancy = ResponseRelevancy
@@ -60,7 +58,7 @@ class SemanticSimilarity(RagasMetric, _rag.SemanticSimilarity):
     """Ragas 0.4.3 ``SemanticSimilarity(embeddings=None, threshold=None)``."""
 
     def __init__(self, embeddings: Any = None, threshold: float | None = None, name: str | None = None) -> None:
-        super().__init__(threshold, name, judge=_judge(None, embeddings))
+        super().__init__(threshold, name, **_clients(None, embeddings))
 
 
 class AnswerSimilarity(SemanticSimilarity):
@@ -81,7 +79,7 @@ class AnswerCorrectness(RagasMetric, _rag.AnswerCorrectness):
         threshold: float | None = None,
         name: str | None = None,
     ) -> None:
-        super().__init__(weights, beta, threshold, name, judge=_judge(llm, embeddings))
+        super().__init__(weights, beta, threshold, name, **_clients(llm, embeddings))
 
 
 class FactualCorrectness(RagasMetric, _rag.FactualCorrectness):
