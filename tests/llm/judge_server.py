@@ -102,7 +102,9 @@ def sentences_answer(body, choice: int) -> str:
     """:func:`schema_answer`, except that the statements of a text are its sentences (so that statements,
     and the requests built on them, differ from row to row as a real judge's do)."""
     if "break a text into statements" in json.dumps(body):
-        text = re.search(r"<text>\n(.*)\n</text>", prompt_text(body), re.S).group(1)  # type: ignore[union-attr]
+        # The text is in the first user message (a repair re-ask adds messages after it).
+        first = next(str(m.get("content", "")) for m in body["messages"] if m.get("role") == "user")
+        text = re.search(r"<text>\n(.*)\n</text>", first, re.S).group(1)  # type: ignore[union-attr]
         return json.dumps({"statements": [s.strip() + "." for s in text.split(". ") if s.strip(" .")]})
     return schema_answer(body, choice)
 
