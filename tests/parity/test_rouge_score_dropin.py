@@ -221,3 +221,17 @@ def test_helpers_on_real_prose():
         summary = [lines[(i + k) % len(lines)] for k in range(3)]
         _same(ref._summary_level_lcs, ours._summary_level_lcs, [target, prediction], summary)
         _same(ref._union_lcs, ours._union_lcs, target, summary)
+
+
+def test_str_enum_rouge_types_as_rouge_score_takes_them() -> None:
+    """promptflow passes its RougeType (a str Enum) to RougeScorer; rouge-score takes it by value."""
+    import enum
+
+    from rapideval.compat.rouge_score import rouge_scorer as ours
+    from rouge_score import rouge_scorer as theirs
+
+    Kind = enum.Enum("Kind", {"ROUGE_L": "rougeL", "ROUGE_LSUM": "rougeLsum", "ROUGE_2": "rouge2"}, type=str)
+    types = list(Kind)
+    assert ours.RougeScorer(types).score("a b c\nd e", "a b d\ne") == theirs.RougeScorer(types).score(
+        "a b c\nd e", "a b d\ne"
+    )

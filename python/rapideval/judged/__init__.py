@@ -37,6 +37,7 @@ from .nonllm import (
     RougeScore,
     StringPresence,
 )
+from .quality import Coherence, Fluency, Groundedness, Relevance, Retrieval, Similarity
 from .rag import (
     AnswerCorrectness,
     AnswerRelevancy,
@@ -57,6 +58,7 @@ from .retrieval import (
     LLMContextPrecisionWithReference,
     LLMContextRecall,
 )
+from .safety import HateUnfairness, IndirectAttack, ProtectedMaterial, SelfHarm, Sexual, Violence
 
 __all__ = [
     "ASPECTS",
@@ -66,6 +68,7 @@ __all__ = [
     "AspectCritic",
     "BleuScore",
     "ChrfScore",
+    "Coherence",
     "ContextEntityRecall",
     "ContextPrecision",
     "ContextRecall",
@@ -76,8 +79,12 @@ __all__ = [
     "ExactMatch",
     "FactualCorrectness",
     "Faithfulness",
+    "Fluency",
+    "Groundedness",
+    "HateUnfairness",
     "IDBasedContextPrecision",
     "IDBasedContextRecall",
+    "IndirectAttack",
     "InstanceRubrics",
     "JudgedMetric",
     "LLMContextPrecisionWithReference",
@@ -89,13 +96,20 @@ __all__ = [
     "NonLLMContextRecall",
     "NonLLMStringSimilarity",
     "NumericMetric",
+    "ProtectedMaterial",
     "RankingMetric",
+    "Relevance",
     "ResponseRelevancy",
+    "Retrieval",
     "RougeScore",
     "RubricsScore",
+    "SelfHarm",
     "SemanticSimilarity",
+    "Sexual",
+    "Similarity",
     "SimpleCriteriaScore",
     "StringPresence",
+    "Violence",
     "delimit",
     "score_rows",
 ]

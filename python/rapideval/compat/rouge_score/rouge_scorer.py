@@ -30,7 +30,8 @@ _NGRAM_TYPE = re.compile(r"rouge[0-9]$")
 def _canonical(rouge_type: Any) -> str:
     """The name the Rust scorer takes, or rouge-score's ValueError for an unknown type."""
     if rouge_type == "rougeL" or rouge_type == "rougeLsum":
-        return str(rouge_type)
+        # The plain name: str() of a str Enum member (promptflow's RougeType.ROUGE_L) is the member's name.
+        return "rougeL" if rouge_type == "rougeL" else "rougeLsum"
     if isinstance(rouge_type, str) and _NGRAM_TYPE.match(rouge_type):
         n = int(rouge_type[5:])
         if n <= 0:

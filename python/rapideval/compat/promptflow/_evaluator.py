@@ -1,0 +1,81 @@
+"""promptflow's calling convention on rapideval's judged metrics: an evaluator object called with keywords
+(``evaluator(question=..., answer=...)``) returning a dict of output keys, and the batch method
+``_rapideval_batch`` by which :func:`rapideval.compat.promptflow.evaluate.evaluate` scores all rows in one
+run of the judge."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...judged.base import JudgedMetric, MetricResult, run_sync, score_rows
+from ._model_config import judge_for
+
+__all__ = ["EvaluatorError", "JudgedEvaluator"]
+
+# promptflow's call keywords -> rapideval's field names.
+FIELDS = {"question": "user_input", "answer": "response", "ground_truth": "reference"}
+
+
+class EvaluatorError(ValueError):
+    """A row an evaluator could not score, where promptflow gives NaN (or raises): nothing to judge
+    (``not_applicable``) or the judge failed (``error``). ``results`` are the rows'
+    :class:`~rapideval.judged.MetricResult` s, each with its status, reason and cause."""
+
+    def __init__(self, evaluator: str, results: Sequence[MetricResult]) -> None:
+        failed = [r for r in results if r.status != "ok"]
+        parts = [f"{r.metric}: {r.status}{f' ({r.cause})' if r.cause else ''}: {r.reason}" for r in failed]
+        super().__init__(f"{evaluator}: " + "; ".join(parts))
+        self.results = list(results)
+
+
+class JudgedEvaluator:
+    """Base of the promptflow evaluators on judged metrics. A subclass sets ``metrics`` (built with no judge:
+    the evaluator's judge is passed at each call) in its constructor and implements :meth:`outputs`;
+    :meth:`fields` maps its call keywords to rapideval's fields (``question`` -> ``user_input``, ``answer``
+    -> ``response``, ``ground_truth`` -> ``reference``, ``context`` -> ``retrieved_contexts`` as one
+    context). ``model_config`` picks the judge (see :func:`~._model_config.judge_for`)."""
+
+    metrics: Sequence[JudgedMetric] = ()
+
+    def __init__(self, model_config: Any = None) -> None:
+        self.judge = judge_for(model_config, type(self).__name__)
+
+    def fields(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        """The row's fields from the call's keywords (a ``str`` context is one retrieved context)."""
+        out: dict[str, Any] = {}
+        for key, value in kwargs.items():
+            if key == "context":
+                out["retrieved_contexts"] = [value] if isinstance(value, str) else value
+            else:
+                out[FIELDS.get(key, key)] = value
+        return out
+
+    def outputs(self, results: Sequence[MetricResult]) -> dict[str, Any]:
+        """promptflow's output dict from the ``ok`` results of one row (one per metric, in order)."""
+        raise NotImplementedError
+
+    def _row(self, results: Sequence[MetricResult]) -> dict[str, Any] | EvaluatorError:
+        if any(r.status != "ok" for r in results):
+            return EvaluatorError(type(self).__name__, results)
+        return self.outputs(results)
+
+    async def _ascore(
+        self, rows: Sequence[Mapping[str, Any]], strict: bool
+    ) -> list[dict[str, Any] | Exception]:
+        scored = await score_rows(self.metrics, [self.fields(r) for r in rows], judge=self.judge, strict=strict)
+        return [self._row(results) for results in scored]
+
+    def __call__(self, **kwargs: Any) -> dict[str, Any]:
+        """Score one row: promptflow's output dict, or :class:`EvaluatorError` where promptflow gives NaN
+        (another exception where the row is malformed, as promptflow's ValueError). A keyword of the wrong
+        type raises TypeError naming it. Works inside a running event loop too."""
+        (row,) = run_sync(lambda: self._ascore([kwargs], strict=True), self.judge)
+        if isinstance(row, Exception):
+            raise row
+        return row
+
+    def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | Exception]:
+        """Every row (its call keywords) in one run of the judge: an output dict per row, or the row's
+        :class:`EvaluatorError` (a malformed row's result has cause ``invalid_input``)."""
+        return run_sync(lambda: self._ascore(rows, strict=False), self.judge)  # type: ignore[no-any-return]

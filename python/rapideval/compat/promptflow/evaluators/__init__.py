@@ -1,0 +1,13 @@
+"""promptflow-evals 0.3.5 ``promptflow.evals.evaluators``: every evaluator class with promptflow's
+constructor, call keywords and output keys."""
+
+from __future__ import annotations
+
+from .lexical import *  # noqa: F403
+from .lexical import __all__ as _lexical
+from .quality import *  # noqa: F403
+from .quality import __all__ as _quality
+from .safety import *  # noqa: F403
+from .safety import __all__ as _safety
+
+__all__ = [*_lexical, *_quality, *_safety]
