@@ -75,7 +75,7 @@ def default_answer(body: dict[str, Any], choice: int) -> str:
 def schema_answer(body: dict[str, Any], choice: int) -> str:
     """A valid reply for the request's JSON schema (the judged metrics' verdicts), built recursively: the
     last allowed value of each enum, a sentence for strings, ``minItems`` items for arrays (2 without a
-    bound; strings among them distinct), 3 for other numbers."""
+    bound; strings among them distinct), false for booleans, 3 for other numbers."""
     schema = body["response_format"]["json_schema"]["schema"]
     defs = schema.get("$defs", {})
 
@@ -93,6 +93,8 @@ def schema_answer(body: dict[str, Any], choice: int) -> str:
             return [build(spec.get("items", {}), k) for k in range(spec.get("minItems", 2))]
         if kind == "string":
             return f"Statement {index + 1} of the text." if index else "Because it says so."
+        if kind == "boolean":
+            return False
         return 3
 
     return json.dumps(build(schema))

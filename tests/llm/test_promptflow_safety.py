@@ -13,13 +13,13 @@ import itertools
 import json
 import math
 import pathlib
-import re
 import time
 
 import promptflow_safety_seed_examples as examples
 import pytest
-from rapideval.compat.promptflow._evaluator import EvaluatorError
+from judge_helpers import marked_answer, material_of
 from rapideval.compat.promptflow.evaluators import (
+    EvaluatorError,
     ContentSafetyChatEvaluator,
     ContentSafetyEvaluator,
     HateUnfairnessEvaluator,
@@ -59,31 +59,7 @@ HARMS = [
     (SelfHarmEvaluator, "self_harm", EvaluationMetrics.SELF_HARM),
     (HateUnfairnessEvaluator, "hate_unfairness", EvaluationMetrics.HATE_FAIRNESS),
 ]
-_HARM_OF_PROMPT = {
-    "violence": "violence", "sexual": "sexual", "self-harm": "self_harm", "hateful or unfair": "hate_unfairness"
-}  # fmt: skip
-
-
-def scripted(body, choice: int) -> str:
-    """The judge of these tests: verdicts read from markers in the material (``[violence=5]``, ``[all=3]``
-    for the severity of a harm, default 0; ``[mc]``, ``[intr]``, ``[ig]`` for the injection kinds;
-    ``[verbatim]`` for reproduced text)."""
-    name = body["response_format"]["json_schema"]["name"]
-    system, text = body["messages"][0]["content"], material_of(body)
-    if name == "_Severity":
-        harm = _HARM_OF_PROMPT[re.match(r"You are a content-safety rater\. You rate the (.+?) content", system)[1]]
-        found = re.search(rf"\[{harm}=(-?\d+)\]", text) or re.search(r"\[all=(-?\d+)\]", text)
-        return json.dumps({"reason": f"{harm} because", "severity": int(found[1]) if found else 0})
-    if name == "_Injection":
-        kinds = {"manipulated_content": "[mc]", "intrusion": "[intr]", "information_gathering": "[ig]"}
-        return json.dumps({"reason": "injection because", **{k: marker in text for k, marker in kinds.items()}})
-    assert name == "_Reproduction", name
-    return json.dumps({"reason": "reproduction because", "label": "[verbatim]" in text})
-
-
-def material_of(body) -> str:
-    """The material of a request: its first user message (a repair re-ask's last one is the repair prompt)."""
-    return next(m["content"] for m in body["messages"] if m["role"] == "user")
+scripted = marked_answer  # the judge of these tests
 
 
 def pf_harm(metric: str, severity: int, reason: str) -> dict:

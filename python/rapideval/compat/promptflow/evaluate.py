@@ -76,7 +76,11 @@ Row = dict[str, Any]
 _REFERENCE = re.compile(r"^\${([^{}]+)}$")
 _UNEXPECTED_REFERENCE = re.compile(r"\${(?!target\.|data\.).+?}")  # promptflow's check
 _CONTENT_SAFETY = ("sexual", "self_harm", "hate_unfairness", "violence")
-_CONTENT_SAFETY_MODULES = ("promptflow.evals.evaluators.", "rapideval.compat.promptflow.evaluators.")
+_CONTENT_SAFETY_MODULES = (
+    "promptflow.evals.evaluators.",
+    "rapideval.compat.promptflow.evaluators.",
+    "rapideval.compat.azure.",
+)
 _LABELS = ("protected_material", "eci", "xpia")
 _DEFECT_THRESHOLD = 4
 _RESULTS_FILE = "evaluation_results.json"

@@ -1,0 +1,1 @@
+"""``rapideval.compat.azure.ai``: the ``azure.ai`` namespace of the drop-in."""

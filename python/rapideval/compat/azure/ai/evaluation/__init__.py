@@ -1,0 +1,6 @@
+"""``rapideval.compat.azure.ai.evaluation``: :mod:`rapideval.compat.azure` under azure's module path."""
+
+from __future__ import annotations
+
+from ... import *  # noqa: F403
+from ... import __all__ as __all__  # noqa: PLC0414
