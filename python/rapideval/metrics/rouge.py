@@ -3,6 +3,7 @@ response)``, bit for bit, as precision / recall / F-measure arrays per ROUGE typ
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
@@ -10,7 +11,24 @@ import numpy as np
 from .. import _core
 from .._inputs import score_rows
 
-__all__ = ["RougeArrays", "rouge"]
+__all__ = ["RougeArrays", "rouge", "rouge_type_name"]
+
+_NGRAM_TYPE = re.compile(r"rouge[0-9]$")
+
+
+def rouge_type_name(rouge_type: Any) -> str:
+    """rouge-score 0.1.2's check of a ROUGE type: the plain name the kernel takes (``rouge1`` ...
+    ``rouge9``, ``rougeL``, ``rougeLsum``; a str Enum member by its value, as rouge-score compares it), or
+    rouge-score's ValueError for an unknown type."""
+    if rouge_type == "rougeL" or rouge_type == "rougeLsum":
+        # Not str(rouge_type): that of a str Enum member (promptflow's RougeType.ROUGE_L) is the member's name.
+        return "rougeL" if rouge_type == "rougeL" else "rougeLsum"
+    if isinstance(rouge_type, str) and _NGRAM_TYPE.match(rouge_type):
+        n = int(rouge_type[5:])
+        if n <= 0:
+            raise ValueError("rougen requires positive n: %s" % rouge_type)
+        return f"rouge{n}"
+    raise ValueError("Invalid rouge type: %s" % rouge_type)
 
 
 class RougeArrays(NamedTuple):

@@ -55,16 +55,37 @@ class JudgedEvaluator:
         """promptflow's output dict from the ``ok`` results of one row (one per metric, in order)."""
         raise NotImplementedError
 
-    def _row(self, results: Sequence[MetricResult]) -> dict[str, Any] | EvaluatorError:
-        if any(r.status != "ok" for r in results):
-            return EvaluatorError(type(self).__name__, results)
-        return self.outputs(results)
+    def _fields(self, kwargs: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The rows of fields to score for one call's keywords (one, or a conversation's turns); a
+        ValueError or TypeError for keywords that cannot be judged at all."""
+        return [self.fields(kwargs)]
 
-    async def _ascore(
-        self, rows: Sequence[Mapping[str, Any]], strict: bool
-    ) -> list[dict[str, Any] | Exception]:
-        scored = await score_rows(self.metrics, [self.fields(r) for r in rows], judge=self.judge, strict=strict)
-        return [self._row(results) for results in scored]
+    def _combine(self, results: Sequence[Sequence[MetricResult]]) -> dict[str, Any] | EvaluatorError:
+        """One call's output from the results of its rows of fields (one list of results per row)."""
+        flat = [r for row in results for r in row]
+        if any(r.status != "ok" for r in flat):
+            return EvaluatorError(type(self).__name__, flat)
+        return self.outputs(flat)
+
+    async def _ascore(self, calls: Sequence[Mapping[str, Any]], strict: bool) -> list[dict[str, Any] | Exception]:
+        """Every call's rows of fields in one run of the judge; with ``strict`` a call that cannot be judged
+        raises, otherwise its item is the exception."""
+        items: list[dict[str, Any]] = []
+        spans: list[tuple[int, int] | Exception] = []
+        for kwargs in calls:
+            try:
+                if not isinstance(kwargs, Mapping):
+                    raise TypeError(f"{type(self).__name__}: a row is a dict of keywords, got {type(kwargs).__name__}")
+                rows = self._fields(kwargs)
+            except (TypeError, ValueError) as e:
+                if strict:
+                    raise
+                spans.append(e)
+                continue
+            spans.append((len(items), len(items) + len(rows)))
+            items.extend(rows)
+        scored = await score_rows(self.metrics, items, judge=self.judge, strict=strict) if items else []
+        return [span if isinstance(span, Exception) else self._combine(scored[span[0] : span[1]]) for span in spans]
 
     def __call__(self, **kwargs: Any) -> dict[str, Any]:
         """Score one row: promptflow's output dict, or :class:`EvaluatorError` where promptflow gives NaN

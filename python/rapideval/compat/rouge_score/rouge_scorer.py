@@ -16,29 +16,13 @@ from __future__ import annotations
 
 import collections
 import operator
-import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from ... import _core
+from ...metrics.rouge import rouge_type_name
 from . import scoring, tokenizers
 
 __all__ = ["RougeScorer", "lcs_ind"]
-
-_NGRAM_TYPE = re.compile(r"rouge[0-9]$")
-
-
-def _canonical(rouge_type: Any) -> str:
-    """The name the Rust scorer takes, or rouge-score's ValueError for an unknown type."""
-    if rouge_type == "rougeL" or rouge_type == "rougeLsum":
-        # The plain name: str() of a str Enum member (promptflow's RougeType.ROUGE_L) is the member's name.
-        return "rougeL" if rouge_type == "rougeL" else "rougeLsum"
-    if isinstance(rouge_type, str) and _NGRAM_TYPE.match(rouge_type):
-        n = int(rouge_type[5:])
-        if n <= 0:
-            raise ValueError("rougen requires positive n: %s" % rouge_type)
-        return f"rouge{n}"
-    raise ValueError("Invalid rouge type: %s" % rouge_type)
-
 
 def _score(values: tuple[float, float, float, bool]) -> scoring.Score:
     precision, recall, fmeasure, int_zero = values
@@ -91,7 +75,7 @@ class RougeScorer(scoring.BaseScorer):
         if settings is None:
             return self._scores_custom(targets, prediction, types)
         use_stemmer, kind = settings
-        names = [_canonical(t) for t in types]
+        names = [rouge_type_name(t) for t in types]
         values = _core.rouge_score_multi(targets, prediction, names, use_stemmer, bool(self._split_summaries), kind)
         return {t: _score(v) for t, v in zip(types, values)}
 
@@ -111,7 +95,7 @@ class RougeScorer(scoring.BaseScorer):
 
             t_ids = [] if lsum_only else intern(self._tokenizer.tokenize(target))
             p_ids = [] if lsum_only else intern(self._tokenizer.tokenize(prediction))
-            names = [_canonical(t) for t in types]
+            names = [rouge_type_name(t) for t in types]
             lsum = "rougeLsum" in names
             t_sents = sentences(target) if lsum else []
             p_sents = sentences(prediction) if lsum else []

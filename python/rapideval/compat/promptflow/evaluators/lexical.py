@@ -27,8 +27,7 @@ from ....metrics.bleu import bleu
 from ....metrics.f1 import f1
 from ....metrics.gleu import gleu
 from ....metrics.meteor import meteor
-from ....metrics.rouge import rouge
-from ...rouge_score.rouge_scorer import _canonical
+from ....metrics.rouge import rouge, rouge_type_name
 
 __all__ = [
     "BleuScoreEvaluator",
@@ -191,7 +190,7 @@ class RougeScoreEvaluator(_LexicalEvaluator):
         # A str Enum's str() is its member name on Python 3.11+: the kernel takes its value.
         name = rouge_type.value if isinstance(rouge_type, Enum) else rouge_type
         try:
-            self._kernel_type = _canonical(name)
+            self._kernel_type = rouge_type_name(name)
         except ValueError as e:
             raise ValueError(f"RougeScoreEvaluator: {e}; expected a RougeType, or one of rouge1 ... rouge9, "
                              f"rougeL, rougeLsum") from None  # fmt: skip

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ....judged.base import JudgedMetric, MetricResult, run_sync, score_rows
+from ....judged.base import JudgedMetric, MetricResult
 from ....judged.safety import (
     HateUnfairness,
     IndirectAttack,
@@ -97,49 +97,6 @@ class _SafetyEvaluator(JudgedEvaluator):
     def __init__(self, project_scope: Any = None, credential: Any = None, *, model_config: Any = None) -> None:
         super().__init__(_judge_config(project_scope, model_config))
         self.project_scope, self.credential = project_scope, credential  # kept for inspection; never used
-
-    def _fields(self, kwargs: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The rows of fields to score for one call's keywords (several for a conversation's turns); a
-        ValueError or TypeError for keywords that cannot be judged at all."""
-        return [self.fields(kwargs)]
-
-    def _combine(self, results: Sequence[Sequence[MetricResult]]) -> dict[str, Any] | EvaluatorError:
-        """One call's output from the results of its rows of fields (one list of results per row)."""
-        flat = [r for row in results for r in row]
-        if any(r.status != "ok" for r in flat):
-            return EvaluatorError(type(self).__name__, flat)
-        return self.outputs(flat)
-
-    async def _arows(self, calls: Sequence[Mapping[str, Any]], strict: bool) -> list[dict[str, Any] | Exception]:
-        """Every call's rows of fields in one run of the judge; with ``strict`` a call that cannot be judged
-        raises, otherwise its item is the exception."""
-        items: list[dict[str, Any]] = []
-        spans: list[tuple[int, int] | Exception] = []
-        for kwargs in calls:
-            try:
-                if not isinstance(kwargs, Mapping):
-                    raise TypeError(f"{type(self).__name__}: a row is a dict of keywords, got {type(kwargs).__name__}")
-                rows = self._fields(kwargs)
-            except (TypeError, ValueError) as e:
-                if strict:
-                    raise
-                spans.append(e)
-                continue
-            spans.append((len(items), len(items) + len(rows)))
-            items.extend(rows)
-        scored = await score_rows(self.metrics, items, judge=self.judge, strict=strict) if items else []
-        return [span if isinstance(span, Exception) else self._combine(scored[span[0] : span[1]]) for span in spans]
-
-    def __call__(self, **kwargs: Any) -> dict[str, Any]:
-        (row,) = run_sync(lambda: self._arows([kwargs], strict=True), self.judge)
-        if isinstance(row, Exception):
-            raise row
-        return row  # type: ignore[no-any-return]
-
-    def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | Exception]:
-        """Every row (its call keywords) in one run of the judge: an output dict per row, or the row's
-        exception (:class:`EvaluatorError`; ValueError for a conversation promptflow rejects)."""
-        return run_sync(lambda: self._arows(rows, strict=False), self.judge)  # type: ignore[no-any-return]
 
 
 class _HarmEvaluator(_SafetyEvaluator):
