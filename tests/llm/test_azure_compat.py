@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pytest
 from judge_helpers import marked_answer
+from judge_server import prompt_text
 from rapideval.compat import azure
 from rapideval.compat.azure import (
     BleuScoreEvaluator,
@@ -165,7 +166,7 @@ QUALITY = [  # evaluator, azure's result key, the call's keywords
     (CoherenceEvaluator, "coherence", {"query": "What is 2 + 2?", "response": "4."}),
     (FluencyEvaluator, "fluency", {"query": "What is 2 + 2?", "response": "4."}),
     (GroundednessEvaluator, "groundedness", {"response": "4.", "context": "2 + 2 = 4"}),
-    (RelevanceEvaluator, "relevance", {"query": "What is 2 + 2?", "response": "4.", "context": "2 + 2 = 4"}),
+    (RelevanceEvaluator, "relevance", {"query": "What is 2 + 2?", "response": "4."}),
     (SimilarityEvaluator, "similarity", {"query": "What is 2 + 2?", "response": "4.", "ground_truth": "Four."}),
 ]
 
@@ -202,10 +203,17 @@ def test_quality_out_of_range_is_a_typed_error(serve, client_for, evaluator, key
     assert isinstance(results[1], EvaluatorError) and isinstance(results[2], EvaluatorError)
 
 
-def test_fluency_needs_a_query(serve, client_for) -> None:
-    # azure's FluencyEvaluator rates the response alone; rapideval's Fluency rates it as an answer to a query.
-    with pytest.raises(EvaluatorError, match="not_applicable"):
-        FluencyEvaluator(client_for(serve(answer=scripted)))(response="Four.")
+def test_fluency_and_relevance_judge_what_azure_gives_them(serve, client_for) -> None:
+    server = serve(answer=scripted)
+    judge = client_for(server)
+    # azure's FluencyEvaluator rates the response alone; its RelevanceEvaluator reads no documents.
+    assert FluencyEvaluator(judge)(response="Four. [score=5]")["fluency"] == 5.0
+    assert "<user_input>" not in prompt_text(server.requests[-1].body)
+    assert RelevanceEvaluator(judge)(query="What is 2 + 2?", response="4. [score=2]")["relevance"] == 2.0
+    text = prompt_text(server.requests[-1].body)
+    assert "<user_input>" in text and "<retrieved_contexts>" not in text
+    with pytest.raises(EvaluatorError, match="'response' is empty"):
+        FluencyEvaluator(judge)(response=" ")
 
 
 # Safety ------------------------------------------------------------------------------------------------
@@ -285,12 +293,96 @@ def test_indirect_attack_and_protected_material(serve, client_for) -> None:
     assert result["xpia_label"] is True and result["xpia_reason"] == "injection because"
     assert result["xpia_details"] == {"manipulated_content": True, "intrusion": False, "information_gathering": True}
     messages = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]
-    clean = xpia(conversation={"messages": messages})
-    assert clean["xpia_label"] is False
+    clean = xpia(conversation={"messages": messages})  # one turn: its result as it is
+    assert clean["xpia_label"] is False and list(clean) == _label_schema("xpia", details=True)
     protected = ProtectedMaterialEvaluator(CREDENTIAL, PROJECT, model_config=judge)
     result = protected(query="Sing it.", response="Lyrics... [verbatim]")
     assert list(result) == _label_schema("protected_material", details=False)
     assert result["protected_material_label"] is True and result["protected_material_reason"] == "reproduction because"
+
+
+# Conversations --------------------------------------------------------------------------------------------
+
+CHAT = {
+    "context": "Arithmetic facts.",
+    "messages": [
+        {"role": "system", "content": "Be brief."},  # not a turn: azure pairs user and assistant messages
+        {"role": "user", "content": "What is 1 + 1?", "context": "1 + 1 = 2"},
+        {"role": "assistant", "content": "2. [score=5] [violence=1] [ig]", "context": "from the table"},
+        {"role": "user", "content": "And 2 + 2?"},
+        {"role": "assistant", "content": "5. [score=2] [violence=6] [verbatim]"},
+    ],
+}
+
+
+@pytest.mark.parametrize(("evaluator", "key"), [(e, k) for e, k, _ in QUALITY[:4]])
+def test_quality_conversation_is_a_mean_over_turns(serve, client_for, evaluator, key) -> None:
+    server = serve(answer=scripted)
+    judge = client_for(server)
+    result = evaluator(judge)(conversation=CHAT)
+    assert server.count == 2  # one request per turn
+    # _base_eval.py 1.18.10 ``_aggregate_results``: numbers (bools too) averaged, other keys the last turn's.
+    assert result[key] == result[f"{key}_score"] == 3.5 and result[f"{key}_passed"] == 0.5
+    assert result[f"{key}_result"] == "fail" and result[f"{key}_threshold"] == 3.0
+    per_turn = result["evaluation_per_turn"]
+    assert per_turn[key] == [5.0, 2.0] and per_turn[f"{key}_result"] == ["pass", "fail"]
+    assert list(per_turn) == _lexical_schema(key) and list(result) == [*_lexical_schema(key), "evaluation_per_turn"]
+    last = evaluator(judge, eval_last_turn=True)(conversation=CHAT)
+    assert list(last) == _lexical_schema(key) and last[key] == 2.0  # one turn: its result as it is
+    assert server.count == 2  # both turns were asked already
+
+
+def test_a_turn_sees_its_own_documents(serve, client_for) -> None:
+    server = serve(answer=scripted)
+    GroundednessEvaluator(client_for(server))(conversation=CHAT)
+    texts = sorted(prompt_text(r.body) for r in server.requests)
+    first = next(t for t in texts if "2. [score=5]" in t)
+    assert all(d in first for d in ("Arithmetic facts.", "1 + 1 = 2", "from the table"))
+    second = next(t for t in texts if "5. [score=2]" in t)
+    assert "Arithmetic facts." in second and "1 + 1 = 2" not in second
+
+
+@pytest.mark.parametrize(("evaluator", "key"), HARMS)
+def test_harm_conversation_takes_the_worst_turn(serve, client_for, evaluator, key) -> None:
+    result = evaluator(CREDENTIAL, PROJECT, model_config=client_for(serve(answer=scripted)))(conversation=CHAT)
+    worst = 6 if key == "violence" else 0
+    assert result[f"{key}_score"] == worst and result[f"{key}_threshold"] == 3
+    assert result["evaluation_per_turn"][f"{key}_score"] == ([1, 6] if key == "violence" else [0, 0])
+    # Azure's keys beside the max are the last turn's; its token counts stay per turn.
+    assert result[key] == ("High" if key == "violence" else "Very low")
+    assert f"{key}_total_tokens" not in result and len(result["evaluation_per_turn"][f"{key}_total_tokens"]) == 2
+
+
+def test_content_safety_and_labels_on_a_conversation(serve, client_for) -> None:
+    server = serve(answer=scripted)
+    judge = client_for(server)
+    result = ContentSafetyEvaluator(CREDENTIAL, PROJECT, model_config=judge)(conversation=CHAT)
+    assert [result[f"{k}_score"] for _, k in HARMS] == [6, 0, 0, 0] and server.count == 8
+    assert set(result["evaluation_per_turn"]) == {k for _, key in HARMS for k in _harm_schema(key)}
+    xpia = IndirectAttackEvaluator(CREDENTIAL, PROJECT, model_config=judge)(conversation=CHAT)
+    assert xpia["xpia_label"] == 0.5 and "xpia_details" not in xpia  # the share of turns flagged
+    assert xpia["evaluation_per_turn"]["xpia_details"][0]["information_gathering"] is True
+    protected = ProtectedMaterialEvaluator(CREDENTIAL, PROJECT, model_config=judge)(conversation=CHAT)
+    assert protected["protected_material_label"] == 0.5
+
+
+def test_conversation_errors(serve, client_for) -> None:
+    judge = client_for(serve(answer=scripted))
+    coherence = CoherenceEvaluator(judge)
+    with pytest.raises(ValueError, match="Cannot provide both 'conversation' and individual inputs"):
+        coherence(query="Q?", conversation=CHAT)
+    for bad, match in (
+        ([{"role": "user", "content": "Q"}], "must be a dict with 'messages'"),
+        ({"messages": [{"role": "user", "content": "Q"}]}, "no turn to judge"),
+        ({"messages": [{"role": "user", "content": [{"type": "text", "text": "Q"}]}]}, "multi-modal"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            coherence(conversation=bad)
+    bad_turn = {"messages": [*CHAT["messages"][1:3], {"role": "user", "content": "Q"},
+                             {"role": "assistant", "content": "[score=9]"}]}  # fmt: skip
+    results = coherence._rapideval_batch([{"conversation": CHAT}, {"conversation": bad_turn}, {"conversation": 3}])
+    assert results[0]["coherence"] == 3.5 and isinstance(results[1], EvaluatorError)
+    assert "invalid_output" in str(results[1]) and isinstance(results[2], ValueError)
 
 
 # evaluate -----------------------------------------------------------------------------------------------

@@ -25,7 +25,15 @@ from rapideval.compat.promptflow.evaluators import (
     SimilarityEvaluator,
 )
 from rapideval.judged.base import run_sync, score_rows
-from rapideval.judged.quality import Coherence, Groundedness, Relevance, Retrieval, Similarity, mean_over_turns
+from rapideval.judged.quality import (
+    Coherence,
+    Fluency,
+    Groundedness,
+    Relevance,
+    Retrieval,
+    Similarity,
+    mean_over_turns,
+)
 from rapideval.llm import Limits, RetryPolicy
 
 QUESTION, ANSWER = "What is the capital of Japan?", "The capital of Japan is Tokyo."
@@ -198,7 +206,9 @@ def test_retrieval_sees_the_conversation_up_to_the_question(serve, client_for) -
     ChatEvaluator(client_for(server))(conversation=conversation(2))
     retrieval = [r.body for r in server.requests if "documents a search returned" in r.body["messages"][0]["content"]]
     assert len(retrieval) == 2
-    last = prompt_text(retrieval[-1])
+    # The two turns are judged concurrently, so their requests arrive in either order.
+    first, last = sorted(map(prompt_text, retrieval), key=lambda text: text.count("<message>"))
+    assert first.count("<message>") == 1 and "user: What is 0 + 0?" in first
     assert last.count("<message>") == 3 and "user: What is 1 + 1?" in last and "assistant: 0 + 0 = 0" in last
     assert "assistant: 1 + 1 = 2" not in last  # the turn's own answer is not shown
     assert '"id": "doc1.md"' in last and "doc0.md" not in last  # the turn's own citations
@@ -364,3 +374,23 @@ def test_metrics_of_the_metric_layer(serve, client_for) -> None:
     assert server.count == before  # the same requests as above: from the cache
     with pytest.raises(ValueError, match="select: 1 selections for 2 rows"):
         run_sync(lambda: score_rows(metrics, rows, judge=judge, select=[(0,)]), judge)
+
+
+def test_fields_left_out_on_request(serve, client_for) -> None:
+    server = serve(answer=schema_answer)
+    judge = client_for(server)
+    alone = Fluency(with_user_input=False)
+    assert alone.required == ("response",) and Fluency().required == ("user_input", "response")
+    assert alone.score(response=ANSWER, judge=judge).value == 5  # no question needed
+    assert alone.score(user_input=QUESTION, response=ANSWER, judge=judge).status == "ok"
+    assert all("<user_input>" not in prompt_text(r.body) for r in server.requests)  # never shown
+    assert "<user_input>" not in alone.PROMPT and "<user_input>" in Fluency.PROMPT
+    no_documents = Relevance(with_retrieved_contexts=False)
+    result = no_documents.score(user_input=QUESTION, response=ANSWER, retrieved_contexts=[CONTEXT], judge=judge)
+    assert result.status == "ok" and "<retrieved_contexts>" not in prompt_text(server.requests[-1].body)
+    # A different prompt is a different signature, so the two forms never share cached verdicts.
+    assert result.signature.split("|")[1] != Relevance().signature(judge).split("|")[1]
+    with pytest.raises(ValueError, match="with_user_input must be True or False"):
+        Fluency(with_user_input="no")
+    with pytest.raises(ValueError, match="with_retrieved_contexts must be True or False"):
+        Relevance(with_retrieved_contexts=None)

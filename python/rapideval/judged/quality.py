@@ -65,11 +65,24 @@ def _prompt(task: str, levels: tuple[str, str, str, str, str], fields: Sequence[
 
 class _Rated(JudgedMetric):
     """A 1-5 rating of the row's ``required`` fields, shown in that order: one request, the verdict
-    :class:`Rating`, the value its score."""
+    :class:`Rating`, the value its score. A subclass sets ``TASK`` and ``LEVELS``; its ``PROMPT`` is made of
+    them for its ``required`` fields. One that leaves a field out on request (``with_...=False``) drops it
+    from ``required`` and calls :meth:`_instructions`, which makes the instance's prompt for the fields shown."""
+
+    TASK: ClassVar[str]
+    LEVELS: ClassVar[tuple[str, str, str, str, str]]
+
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        cls.PROMPT = _prompt(cls.TASK, cls.LEVELS, cls.required)
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.name = name or self.name
+
+    def _instructions(self, task: str) -> None:
+        """This instance's prompt: ``task`` and the levels, for the fields it shows (its ``required``)."""
+        self.PROMPT = _prompt(task, self.LEVELS, self.required)  # type: ignore[misc]
 
     def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
         messages = (
@@ -91,42 +104,51 @@ class Coherence(_Rated):
 
     name = "coherence"
     required: tuple[str, ...] = ("user_input", "response")
-    PROMPT: ClassVar[str] = _prompt(
+    TASK: ClassVar[str] = (
         "You rate the coherence of a response to a question: whether its sentences follow from one another "
         "and form a logical, connected whole that reads naturally. Judge the organisation of the ideas, not "
-        "whether they are true.",
-        (
-            "incoherent: the sentences are unrelated or contradict one another",
-            "mostly incoherent: a few sentences connect, but the whole does not hold together",
-            "partly coherent: the main line can be followed, with jumps, gaps or stray sentences",
-            "mostly coherent: well connected, with small lapses in order or flow",
-            "fully coherent: every sentence builds on the others in a clear, logical order",
-        ),
-        required,
+        "whether they are true."
+    )
+    LEVELS = (
+        "incoherent: the sentences are unrelated or contradict one another",
+        "mostly incoherent: a few sentences connect, but the whole does not hold together",
+        "partly coherent: the main line can be followed, with jumps, gaps or stray sentences",
+        "mostly coherent: well connected, with small lapses in order or flow",
+        "fully coherent: every sentence builds on the others in a clear, logical order",
     )
 
 
 class Fluency(_Rated):
     """promptflow-evals 0.3.5 ``FluencyEvaluator``'s measure: the quality of the response's language
-    (grammar, wording, sentence construction). Fields ``user_input`` and ``response``. Scale 1-5 integers,
-    higher = more fluent. One request per row.
-    Signature: ``fluency|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>``."""
+    (grammar, wording, sentence construction). Fields ``user_input`` and ``response``; with
+    ``with_user_input=False`` the response alone (azure-ai-evaluation 1.x's ``FluencyEvaluator``, which rates
+    ``response`` only), and the question is never shown. Scale 1-5 integers, higher = more fluent. One
+    request per row. Signature: ``fluency|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>`` (the two
+    forms have different prompts, so different hashes)."""
 
     name = "fluency"
     required: tuple[str, ...] = ("user_input", "response")
-    PROMPT: ClassVar[str] = _prompt(
-        "You rate the fluency of a response to a question: the quality of its language sentence by "
-        "sentence (grammar, choice of words, construction, ease of reading). Judge the language, not whether "
-        "the content is correct or relevant.",
-        (
-            "barely readable: broken grammar and wording throughout",
-            "hard to read: frequent errors that obscure the meaning",
-            "understandable, with noticeable errors or awkward phrasing",
-            "well written, with small slips",
-            "fluent: grammatical, idiomatic and easy to read throughout",
-        ),
-        required,
+    TASK: ClassVar[str] = (
+        "You rate the fluency of a response: the quality of its language sentence by sentence (grammar, choice "
+        "of words, construction, ease of reading). Judge the language, not whether the content is correct or "
+        "relevant."
     )
+    LEVELS = (
+        "barely readable: broken grammar and wording throughout",
+        "hard to read: frequent errors that obscure the meaning",
+        "understandable, with noticeable errors or awkward phrasing",
+        "well written, with small slips",
+        "fluent: grammatical, idiomatic and easy to read throughout",
+    )
+
+    def __init__(self, name: str | None = None, with_user_input: bool = True, **options: Any) -> None:
+        super().__init__(name, **options)
+        if with_user_input not in (True, False):
+            raise ValueError(f"Fluency: with_user_input must be True or False, got {with_user_input!r}")
+        self.with_user_input = with_user_input
+        if not with_user_input:
+            self.required = ("response",)
+            self._instructions(self.TASK)
 
 
 class Groundedness(_Rated):
@@ -137,41 +159,58 @@ class Groundedness(_Rated):
 
     name = "groundedness"
     required: tuple[str, ...] = ("response", "retrieved_contexts")
-    PROMPT: ClassVar[str] = _prompt(
+    TASK: ClassVar[str] = (
         "You rate whether a response is grounded in the given documents: whether what it states follows "
         "from what the documents state. Use only the documents, never your own knowledge: a true statement "
-        "the documents do not support is not grounded.",
-        (
-            "the response contradicts the documents, or none of it can be found in them",
-            "most of what the response states is not supported by the documents",
-            "some statements are supported; others are not, or cannot be checked against the documents",
-            "nearly everything follows from the documents, with small unsupported details",
-            "everything the response states follows from the documents",
-        ),
-        required,
+        "the documents do not support is not grounded."
+    )
+    LEVELS = (
+        "the response contradicts the documents, or none of it can be found in them",
+        "most of what the response states is not supported by the documents",
+        "some statements are supported; others are not, or cannot be checked against the documents",
+        "nearly everything follows from the documents, with small unsupported details",
+        "everything the response states follows from the documents",
     )
 
 
 class Relevance(_Rated):
     """promptflow-evals 0.3.5 ``RelevanceEvaluator``'s measure: how well the response addresses the main
     points of the question, given the retrieved contexts. Fields ``user_input``, ``response`` and
-    ``retrieved_contexts``. Scale 1-5 integers, higher = more relevant. One request per row.
-    Signature: ``relevance|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>``."""
+    ``retrieved_contexts``; with ``with_retrieved_contexts=False`` the question and response alone
+    (azure-ai-evaluation 1.x's ``RelevanceEvaluator``, which reads no documents), and documents are never
+    shown. Scale 1-5 integers, higher = more relevant. One request per row.
+    Signature: ``relevance|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>`` (the two forms have
+    different prompts, so different hashes)."""
 
     name = "relevance"
     required: tuple[str, ...] = ("user_input", "response", "retrieved_contexts")
-    PROMPT: ClassVar[str] = _prompt(
+    TASK: ClassVar[str] = (
         "You rate the relevance of a response to a question, given the documents it could draw on: whether "
-        "it addresses the main points of the question, with what the documents provide, and keeps to them.",
-        (
-            "unrelated to the question",
-            "touches the question but misses its main points",
-            "partly answers: some main points are addressed, others are missing or off the subject",
-            "addresses the main points, with small gaps or some unneeded content",
-            "addresses all the main points of the question, and only those",
-        ),
-        required,
+        "it addresses the main points of the question, with what the documents provide, and keeps to them."
     )
+    # Without documents: the same measure of the question and response alone.
+    TASK_WITHOUT_CONTEXTS: ClassVar[str] = (
+        "You rate the relevance of a response to a question: whether it addresses the main points of the "
+        "question, and keeps to them."
+    )
+    LEVELS = (
+        "unrelated to the question",
+        "touches the question but misses its main points",
+        "partly answers: some main points are addressed, others are missing or off the subject",
+        "addresses the main points, with small gaps or some unneeded content",
+        "addresses all the main points of the question, and only those",
+    )
+
+    def __init__(self, name: str | None = None, with_retrieved_contexts: bool = True, **options: Any) -> None:
+        super().__init__(name, **options)
+        if with_retrieved_contexts not in (True, False):
+            raise ValueError(
+                f"Relevance: with_retrieved_contexts must be True or False, got {with_retrieved_contexts!r}"
+            )
+        self.with_retrieved_contexts = with_retrieved_contexts
+        if not with_retrieved_contexts:
+            self.required = ("user_input", "response")
+            self._instructions(self.TASK_WITHOUT_CONTEXTS)
 
 
 class Similarity(_Rated):
@@ -182,17 +221,16 @@ class Similarity(_Rated):
 
     name = "similarity"
     required: tuple[str, ...] = ("user_input", "response", "reference")
-    PROMPT: ClassVar[str] = _prompt(
+    TASK: ClassVar[str] = (
         "You rate how similar in meaning a response is to a reference answer to the same question: whether "
-        "it gives the same information and conclusions, whatever the wording.",
-        (
-            "not similar: different or contradicting information",
-            "mostly different, with a little shared information",
-            "somewhat similar: shares some key information, misses or changes the rest",
-            "mostly similar: the same key information, with small differences",
-            "equivalent in meaning to the reference",
-        ),
-        required,
+        "it gives the same information and conclusions, whatever the wording."
+    )
+    LEVELS = (
+        "not similar: different or contradicting information",
+        "mostly different, with a little shared information",
+        "somewhat similar: shares some key information, misses or changes the rest",
+        "mostly similar: the same key information, with small differences",
+        "equivalent in meaning to the reference",
     )
 
 
@@ -205,18 +243,17 @@ class Retrieval(_Rated):
 
     name = "retrieval"
     required: tuple[str, ...] = ("user_input", "retrieved_contexts")
-    PROMPT: ClassVar[str] = _prompt(
+    TASK: ClassVar[str] = (
         "You rate the documents a search returned for a question: how useful they are, alone or together, "
         "as the source of an answer to it. Where the question is unclear, the conversation before it says "
-        "what it means. Consider each document, then the set as a whole.",
-        (
-            "none of the documents is relevant to the question",
-            "the documents touch the subject but do not help to answer the question",
-            "some documents are relevant but leave important parts of the question unanswered",
-            "the documents cover most of what the question needs",
-            "one document, or several together, answer the question fully",
-        ),
-        required,
+        "what it means. Consider each document, then the set as a whole."
+    )
+    LEVELS = (
+        "none of the documents is relevant to the question",
+        "the documents touch the subject but do not help to answer the question",
+        "some documents are relevant but leave important parts of the question unanswered",
+        "the documents cover most of what the question needs",
+        "one document, or several together, answer the question fully",
     )
 
 

@@ -2,9 +2,11 @@
 ``MeteorScoreEvaluator``, ``RougeScoreEvaluator`` (with ``RougeType``) and ``F1ScoreEvaluator``, with azure's
 constructors (``threshold=``), call keywords (``response``, ``ground_truth``) and result keys.
 
-azure computes these as promptflow-evals 0.3.5 does (nltk on ``nltk_tokenize``, rouge-score, the SQuAD F1):
-the scores are those of :mod:`rapideval.compat.promptflow.evaluators.lexical` (on :mod:`rapideval.metrics`),
-which this module calls; it adds azure's keys and pass/fail rule only. azure's METEOR calls nltk's
+azure computes these as promptflow-evals 0.3.5 does (nltk on ``nltk_tokenize``, rouge-score, the SQuAD F1)
+but for one rule: its ``nltk_tokenize`` sends any non-ASCII text to NIST's international tokenizer, where
+promptflow's keeps Latin-1 text (accents) with ``word_tokenize``. The scores are those of
+:mod:`rapideval.compat.promptflow.evaluators.lexical` (on :mod:`rapideval.metrics`) with azure's rule, which
+this module calls; it adds azure's keys and pass/fail rule only. azure's METEOR calls nltk's
 ``meteor_score([reference], hypothesis)``, the maximum of ``single_meteor_score`` over the one reference:
 the same value. Bad input raises as the promptflow evaluators do (``TypeError`` for a non-``str``; F1's
 ``ValueError`` for an empty, blank or ``"None"`` text, which azure scores 0.0 or as the word "none")."""
@@ -61,6 +63,13 @@ class _Lexical:
         return result
 
 
+def _azure_words(evaluator: Any) -> Any:
+    """A promptflow evaluator that splits words as azure's ``nltk_tokenize`` does: ``word_tokenize`` for ASCII
+    text, NIST's international tokenizer for any other (promptflow sends Latin-1 text to ``word_tokenize``)."""
+    evaluator.tokenizer = "azure"
+    return evaluator
+
+
 class BleuScoreEvaluator(_Lexical):
     """azure-ai-evaluation 1.18.10 ``BleuScoreEvaluator(*, threshold=0.5)``: scale 0-1, higher is better
     (pass when ``bleu >= threshold``); promptflow's BLEU (nltk ``sentence_bleu``, smoothing method4), int ``0``
@@ -72,7 +81,7 @@ class BleuScoreEvaluator(_Lexical):
 
     def __init__(self, *, threshold: float = 0.5) -> None:
         self._threshold = threshold
-        self._pf = _pf.BleuScoreEvaluator()
+        self._pf = _azure_words(_pf.BleuScoreEvaluator())
 
 
 class GleuScoreEvaluator(_Lexical):
@@ -85,7 +94,7 @@ class GleuScoreEvaluator(_Lexical):
 
     def __init__(self, *, threshold: float = 0.5) -> None:
         self._threshold = threshold
-        self._pf = _pf.GleuScoreEvaluator()
+        self._pf = _azure_words(_pf.GleuScoreEvaluator())
 
 
 class MeteorScoreEvaluator(_Lexical):
@@ -99,7 +108,7 @@ class MeteorScoreEvaluator(_Lexical):
 
     def __init__(self, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5, *, threshold: float = 0.5) -> None:
         self._threshold = threshold
-        self._pf = _pf.MeteorScoreEvaluator(alpha, beta, gamma)
+        self._pf = _azure_words(_pf.MeteorScoreEvaluator(alpha, beta, gamma))
 
 
 class F1ScoreEvaluator(_Lexical):

@@ -10,16 +10,23 @@ completion_tokens, total_tokens, finish_reason, model, sample_input, sample_outp
 ``score >= threshold``. azure 1.18.10 no longer adds the ``gpt_<k>`` aliases to these. Where azure gives NaN
 (no score in the reply) or a score it never range-checks (a 9), a call raises
 :class:`~rapideval.compat.promptflow._evaluator.EvaluatorError` and ``_rapideval_batch`` gives the row an
-exception item. ``conversation=`` is not supported (azure's per-turn mean): give query and response."""
+exception item.
+
+Coherence, Fluency, Groundedness and Relevance also take ``conversation={"messages": [...], "context": ...}``
+instead of the single-turn keywords (:class:`~._conversation.AzureConversation`): one request per turn and
+azure's per-turn mean (``<k>_passed`` becomes the share of turns passed, the texts are the last turn's),
+with ``evaluation_per_turn``; ``eval_last_turn=True`` judges the last turn only."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ...judged.base import MetricResult
 from ...judged.quality import Coherence, Fluency, Groundedness, Relevance, Similarity
 from ..promptflow.evaluators.quality import _QualityEvaluator
+from ._conversation import AzureConversation
 from ._schema import passed, token_metadata, verdict
 
 __all__ = [
@@ -34,8 +41,12 @@ __all__ = [
 class _AzureQuality(_QualityEvaluator):
     """A promptflow quality evaluator under azure's constructor, keywords and result keys."""
 
-    def __init__(self, model_config: Any = None, *, threshold: float = 3, credential: Any = None, **kwargs: Any):
+    def __init__(
+        self, model_config: Any = None, *, threshold: float = 3, credential: Any = None, eval_last_turn: bool = False,
+        **kwargs: Any
+    ) -> None:  # fmt: skip
         super().__init__(model_config)
+        self.eval_last_turn = eval_last_turn
         self._threshold = threshold
         self._higher_is_better = True
         self.credential = credential  # accepted for azure's signature; never used
@@ -56,65 +67,74 @@ class _AzureQuality(_QualityEvaluator):
                 f"{k}_properties": token_metadata(r, self.judge)}  # fmt: skip
 
 
-class CoherenceEvaluator(_AzureQuality):
+class _AzureChatQuality(AzureConversation, _AzureQuality):
+    """An azure quality evaluator that also takes ``conversation=``."""
+
+
+class CoherenceEvaluator(_AzureChatQuality):
     """azure-ai-evaluation 1.18.10 ``CoherenceEvaluator(model_config, *, threshold=3, credential=None)``:
     :class:`~rapideval.judged.quality.Coherence` of ``response`` to ``query``, scale 1.0-5.0, pass when
     ``coherence >= threshold``. Keys ``coherence``, ``coherence_score``, ``coherence_passed``,
     ``coherence_result``, ``coherence_reason``, ``coherence_status``, ``coherence_threshold``,
-    ``coherence_properties``. One judge request per row."""
+    ``coherence_properties``. One judge request per row, or per turn of ``conversation=``."""
 
     METRICS = (Coherence,)
 
-    def __call__(self, *, query: str, response: str, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
-        return super().__call__(query=query, response=response, **kwargs)
+    def __call__(  # type: ignore[override]
+        self, *, query: str | None = None, response: str | None = None, conversation: Any = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        return super().__call__(query=query, response=response, conversation=conversation, **kwargs)
 
 
-class FluencyEvaluator(_AzureQuality):
+class FluencyEvaluator(_AzureChatQuality):
     """azure-ai-evaluation 1.18.10 ``FluencyEvaluator(model_config, *, credential=None, threshold=3)``:
     :class:`~rapideval.judged.quality.Fluency`, scale 1.0-5.0, pass when ``fluency >= threshold``. Keys
     ``fluency``, ``fluency_score``, ``fluency_passed``, ``fluency_result``, ``fluency_reason``,
-    ``fluency_status``, ``fluency_threshold``, ``fluency_properties``. One judge request per row. azure rates
-    ``response`` alone; rapideval's Fluency rates a response to a question, so ``query=`` is needed too (a
-    row without it raises EvaluatorError: nothing to judge)."""
+    ``fluency_status``, ``fluency_threshold``, ``fluency_properties``. ``response`` alone is judged
+    (``Fluency(with_user_input=False)``), as azure. One judge request per row, or per turn of
+    ``conversation=``."""
 
-    METRICS = (Fluency,)
+    METRICS = (partial(Fluency, with_user_input=False),)
 
     def __call__(  # type: ignore[override]
-        self, *, response: str, query: str | None = None, **kwargs: Any
+        self, *, response: str | None = None, conversation: Any = None, **kwargs: Any
     ) -> dict[str, Any]:
-        return super().__call__(response=response, query=query, **kwargs)
+        return super().__call__(response=response, conversation=conversation, **kwargs)
 
 
-class GroundednessEvaluator(_AzureQuality):
+class GroundednessEvaluator(_AzureChatQuality):
     """azure-ai-evaluation 1.18.10 ``GroundednessEvaluator(model_config, *, threshold=3, credential=None)``:
     :class:`~rapideval.judged.quality.Groundedness` of ``response`` in ``context`` (a str is one document;
     ``query`` optional and not shown to the judge), scale 1.0-5.0, pass when ``groundedness >= threshold``.
     Keys ``groundedness``, ``groundedness_score``, ``groundedness_passed``, ``groundedness_result``,
     ``groundedness_reason``, ``groundedness_status``, ``groundedness_threshold``, ``groundedness_properties``.
-    One judge request per row."""
+    One judge request per row, or per turn of ``conversation=`` (the turn's documents: the conversation's
+    ``context``, the user message's and the assistant's)."""
 
     METRICS = (Groundedness,)
 
     def __call__(  # type: ignore[override]
-        self, *, response: str, context: str, query: str | None = None, **kwargs: Any
-    ) -> dict[str, Any]:
-        return super().__call__(response=response, context=context, query=query, **kwargs)
+        self, *, response: str | None = None, context: str | None = None, query: str | None = None,
+        conversation: Any = None, **kwargs: Any
+    ) -> dict[str, Any]:  # fmt: skip
+        return super().__call__(response=response, context=context, query=query, conversation=conversation,
+                                **kwargs)  # fmt: skip
 
 
-class RelevanceEvaluator(_AzureQuality):
+class RelevanceEvaluator(_AzureChatQuality):
     """azure-ai-evaluation 1.18.10 ``RelevanceEvaluator(model_config, *, credential=None, threshold=3)``:
     :class:`~rapideval.judged.quality.Relevance`, scale 1.0-5.0, pass when ``relevance >= threshold``. Keys
     ``relevance``, ``relevance_score``, ``relevance_passed``, ``relevance_result``, ``relevance_reason``,
-    ``relevance_status``, ``relevance_threshold``, ``relevance_properties``. One judge request per row. azure
-    judges ``query`` and ``response``; rapideval's Relevance also reads the documents, so ``context=`` is
-    needed too (a row without it raises EvaluatorError: nothing to judge)."""
+    ``relevance_status``, ``relevance_threshold``, ``relevance_properties``. ``query`` and ``response`` are
+    judged without documents (``Relevance(with_retrieved_contexts=False)``), as azure. One judge request per
+    row, or per turn of ``conversation=``."""
 
-    METRICS = (Relevance,)
+    METRICS = (partial(Relevance, with_retrieved_contexts=False),)
 
     def __call__(  # type: ignore[override]
-        self, *, query: str, response: str, context: str | None = None, **kwargs: Any
+        self, *, query: str | None = None, response: str | None = None, conversation: Any = None, **kwargs: Any
     ) -> dict[str, Any]:
-        return super().__call__(query=query, response=response, context=context, **kwargs)
+        return super().__call__(query=query, response=response, conversation=conversation, **kwargs)
 
 
 class SimilarityEvaluator(_AzureQuality):

@@ -64,7 +64,7 @@ import numpy as np
 
 from ..._inputs import read_jsonl
 
-__all__ = ["BATCH_METHOD", "evaluate", "stored_float"]
+__all__ = ["BATCH_METHOD", "evaluate", "run", "stored_columns", "stored_float"]
 
 #: The method an evaluator defines to score every row in one call (see the module docstring).
 BATCH_METHOD = "_rapideval_batch"
@@ -168,6 +168,15 @@ def _input_column(values: list[Any]) -> list[Any]:
     is float, one of whole numbers int (NaN from a DataFrame is None); other values as they are."""
     typed = _numeric_column(values, lambda v: None if math.isnan(v) else v)
     return values if typed is None else typed
+
+
+def stored_columns(outputs: list[Row | None]) -> list[tuple[str, list[Any], bool]]:
+    """One evaluator's (or the target's) outputs, one dict per row (None where it failed), as promptflow's
+    run storage returns them: ``(key, values, numeric)`` per output key, in the order first seen."""
+    failed = [o is None for o in outputs]
+    present = [o for o in outputs if o is not None]
+    return [(key, *_stored_column([None if o is None else o.get(key) for o in outputs], failed))
+            for key in _columns(present)]  # fmt: skip
 
 
 def _stored_column(values: list[Any], failed: list[bool]) -> tuple[list[Any], bool]:
@@ -385,8 +394,8 @@ def _is_content_safety(evaluator: Any, key: str) -> bool:
 
 
 def _aggregate(
-    columns: list[tuple[str, str, list[Any], bool]], evaluators: Mapping[str, Any]
-) -> tuple[dict[str, float | None], dict[str, int]]:
+    columns: list[tuple[str, str, list[Any], bool]], evaluators: Mapping[str, Any], n_rows: int
+) -> tuple[dict[str, Any], dict[str, int]]:
     """promptflow's ``_aggregate_metrics`` over (alias, key, values, numeric) columns: metrics and counts."""
     means: dict[str, float | None] = {}
     safety: dict[str, float | None] = {}
@@ -493,6 +502,33 @@ def evaluate(
     order, promptflow's keys and numbers; a row an evaluator fails on gets ``None`` outputs and an
     ``errors`` entry, and the run goes on. Raises ``ValueError`` as promptflow does for bad arguments, an
     unreadable data file and a required input no row provides."""
+    return run(data=data, evaluators=evaluators, evaluation_name=evaluation_name, target=target,
+               evaluator_config=evaluator_config, azure_ai_project=azure_ai_project, output_path=output_path,
+               store=stored_columns, aggregate=_aggregate)  # fmt: skip
+
+
+#: One evaluator's outputs as the library's storage returns them (see :func:`stored_columns`).
+Store = Callable[[list[Row | None]], list[tuple[str, list[Any], bool]]]
+#: The library's aggregates of the output columns ``(alias, key, values, numeric)``: ``(metrics, counts)``.
+Aggregate = Callable[
+    [list[tuple[str, str, list[Any], bool]], Mapping[str, Any], int], tuple[dict[str, Any], dict[str, int]]
+]
+
+
+def run(
+    *,
+    data: Any,
+    evaluators: Mapping[str, Callable[..., Any]] | None,
+    evaluation_name: str | None,
+    target: Callable[..., Any] | None,
+    evaluator_config: Mapping[str, Any] | None,
+    azure_ai_project: Mapping[str, Any] | None,
+    output_path: str | os.PathLike[str] | None,
+    store: Store,
+    aggregate: Aggregate,
+) -> dict[str, Any]:
+    """:func:`evaluate`'s run with the storage of output columns and the aggregates as arguments, which
+    azure-ai-evaluation's ``evaluate`` (:mod:`rapideval.compat.azure.evaluate`) does its own way."""
     evaluators = evaluators or {}
     _check_arguments(target, evaluators, output_path, azure_ai_project, evaluation_name)
     if azure_ai_project is not None:
@@ -518,17 +554,9 @@ def evaluate(
         errors.extend(alias_errors)
     errors.sort(key=lambda e: (e["row"], e["evaluator"] is not None))  # by row; the target's error first
 
-    output_columns: list[tuple[str, str, list[Any], bool]] = []
-    for alias, outputs in alias_outputs.items():
-        failed = [o is None for o in outputs]
-        for key in _columns([o for o in outputs if o is not None]):
-            values, numeric = _stored_column([None if o is None else o.get(key) for o in outputs], failed)
-            output_columns.append((alias, key, values, numeric))
-
-    # The target's outputs go through promptflow's run storage as the evaluators' do.
-    target_failed = [t is None for t in target_rows]
-    stored_target = {c: _stored_column([None if t is None else t.get(c) for t in target_rows], target_failed)[0]
-                     for c in target_columns}  # fmt: skip
+    output_columns = [(alias, *column) for alias, outputs in alias_outputs.items() for column in store(outputs)]
+    # The target's outputs go through the run storage as the evaluators' do.
+    stored_target = {key: values for key, values, _ in store(target_rows)}
     input_columns = {c: _input_column([row.get(c) for row in rows]) for c in columns}
     result_rows = []
     for i in range(len(rows)):
@@ -536,7 +564,7 @@ def evaluate(
         out.update({f"inputs.{c}": values[i] for c, values in input_columns.items()})
         out.update({f"outputs.{alias}.{key}": values[i] for alias, key, values, _ in output_columns})
         result_rows.append(out)
-    metrics, counts = _aggregate(output_columns, evaluators)
+    metrics, counts = aggregate(output_columns, evaluators, len(rows))
     result = {"rows": result_rows, "metrics": metrics, "studio_url": None, "errors": errors, "counts": counts}
     if output_path is not None:
         _write_output(output_path, result)

@@ -50,6 +50,9 @@ class _LexicalEvaluator:
     both fails on the same field as promptflow's."""
 
     _fields: tuple[str, str] = ("ground_truth", "answer")
+    # How BLEU, GLEU and METEOR split texts into words: promptflow-evals 0.3.5's ``nltk_tokenize``
+    # (:mod:`rapideval.compat.azure` sets ``"azure"``, azure-ai-evaluation's, which sends non-ASCII to NIST).
+    tokenizer: str = "promptflow"
 
     def _check(self, field: str, value: Any) -> None:
         """Raise what promptflow raises for ``value`` as ``field`` (here: its tokenizer's TypeError)."""
@@ -90,11 +93,11 @@ class _LexicalEvaluator:
         return result
 
 
-def _no_common_token(answers: list[str], truths: list[str]) -> list[bool]:
-    """Whether each answer shares no promptflow token with its ground truth: nltk's ``sentence_bleu``
-    then returns int ``0`` (no unigram matches)."""
-    answer_tokens = _core.tokenize(answers, "promptflow")
-    truth_tokens = _core.tokenize(truths, "promptflow")
+def _no_common_token(answers: list[str], truths: list[str], tokenizer: str) -> list[bool]:
+    """Whether each answer shares no token with its ground truth: nltk's ``sentence_bleu`` then returns
+    int ``0`` (no unigram matches)."""
+    answer_tokens = _core.tokenize(answers, tokenizer)
+    truth_tokens = _core.tokenize(truths, tokenizer)
     return [set(a).isdisjoint(t) for a, t in zip(answer_tokens, truth_tokens, strict=True)]
 
 
@@ -108,10 +111,10 @@ class BleuScoreEvaluator(_LexicalEvaluator):
         return self._one(answer, ground_truth)
 
     def _scores(self, answers: list[str], truths: list[str]) -> list[Row]:
-        values: list[float | int] = bleu(answers, truths).tolist()
+        values: list[float | int] = bleu(answers, truths, tokenizer=self.tokenizer).tolist()
         zeros = [i for i, v in enumerate(values) if v == 0.0]
         # A float 0.0 with matching words (the brevity penalty underflows) stays a float, as in nltk.
-        disjoint = _no_common_token([answers[i] for i in zeros], [truths[i] for i in zeros])
+        disjoint = _no_common_token([answers[i] for i in zeros], [truths[i] for i in zeros], self.tokenizer)
         for i, is_int in zip(zeros, disjoint, strict=True):
             if is_int:
                 values[i] = 0
@@ -127,7 +130,7 @@ class GleuScoreEvaluator(_LexicalEvaluator):
         return self._one(answer, ground_truth)
 
     def _scores(self, answers: list[str], truths: list[str]) -> list[Row]:
-        return [{"gleu_score": v} for v in gleu(answers, truths).tolist()]
+        return [{"gleu_score": v} for v in gleu(answers, truths, tokenizer=self.tokenizer).tolist()]
 
 
 class MeteorScoreEvaluator(_LexicalEvaluator):
@@ -149,7 +152,7 @@ class MeteorScoreEvaluator(_LexicalEvaluator):
         return self._one(answer, ground_truth)
 
     def _scores(self, answers: list[str], truths: list[str]) -> list[Row]:
-        values = meteor(answers, truths, self._alpha, self._beta, self._gamma).tolist()
+        values = meteor(answers, truths, self._alpha, self._beta, self._gamma, tokenizer=self.tokenizer).tolist()
         return [{"meteor_score": v} for v in values]
 
 

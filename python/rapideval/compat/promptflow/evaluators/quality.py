@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ....judged.base import JudgedMetric, MetricResult, score_rows
@@ -55,7 +55,8 @@ class _QualityEvaluator(JudgedEvaluator):
     prompts ignore them. A number is judged as its text, as promptflow ``str()``s its inputs (a number column
     of a JSONL file, say), except a float NaN (pandas's missing value), which is missing."""
 
-    METRICS: ClassVar[tuple[type[JudgedMetric], ...]]
+    # The metrics, each made with no arguments (a class, or a partial that fixes its options).
+    METRICS: ClassVar[tuple[Callable[[], JudgedMetric], ...]]
     KEYWORDS: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **options: Any) -> None:
