@@ -29,6 +29,7 @@ from .score import score
 
 if TYPE_CHECKING:
     from . import llm
+    from .evaluation import EvaluationResult, evaluate
     from .llm import (
         Budget,
         CircuitBreaker,
@@ -51,7 +52,13 @@ _LLM_NAMES = frozenset(
 )
 
 
+# evaluate() reads tables with pyarrow and may judge: loaded on first use too.
+_EVALUATION_NAMES = frozenset({"evaluate", "EvaluationResult"})
+
+
 def __getattr__(name: str) -> Any:
+    if name in _EVALUATION_NAMES:
+        return getattr(importlib.import_module(".evaluation", __name__), name)
     if name == "llm":
         return importlib.import_module(".llm", __name__)
     if name in _LLM_NAMES:
@@ -74,6 +81,8 @@ __all__ = [
     "cosine",
     "cosine_matrix",
     "DryRun",
+    "evaluate",
+    "EvaluationResult",
     "exact_match",
     "f1",
     "get_num_threads",

@@ -1,84 +1,125 @@
-"""Command line: ``rapideval score [DATASET]`` prints a summary table of deterministic metrics; with no
-dataset it scores the example shipped inside the package (500 rows). ``rapideval judge`` checks a judge
-endpoint (``--judge local[:PATH]`` starts a local llama.cpp one): what it reports, what it accepts, how fast.
+"""Command line: ``rapideval score [DATA]`` scores a table with deterministic and judged metrics
+(:func:`rapideval.evaluate`) and prints a summary table; with no data it scores the example shipped inside
+the package (500 rows). ``rapideval compare A B`` tests, metric by metric, whether two result files differ;
+``rapideval report RESULTS -o report.html`` writes one self-contained HTML page of a result. ``rapideval
+judge`` checks a judge endpoint (``--judge local[:PATH]`` starts a local llama.cpp one).
+
+Exit status: 0 when every row was scored or not applicable; 1 when the run finished with rows in error (see
+the summary's error column); 2 for a usage or input error (an unknown metric, a missing column, an unreadable
+file); 130 when interrupted (the rows of finished chunks are kept in ``--out`` and the same command resumes).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import pathlib
 import sys
 import time
 from importlib import resources
 from typing import Any, Sequence
 
 from . import _core
-from ._inputs import read_jsonl
-from .score import DEFAULT_METRICS, METRICS, score, summarize
+from .score import DEFAULT_METRICS
+
+# Exit statuses scripts can test.
+OK, ROW_ERRORS, USAGE_ERROR, INTERRUPTED = 0, 1, 2, 130
 
 
-def _read_rows(path: pathlib.Path) -> list[dict[str, Any]]:
-    suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".ndjson"):
-        return read_jsonl(path)
-    if suffix == ".json":
-        with open(path, encoding="utf8") as f:
-            data = json.load(f)
-        if not isinstance(data, list):
-            raise ValueError(f"{path}: expected a JSON list of objects")
-        return data
-    if suffix in (".csv", ".tsv"):
-        with open(path, encoding="utf8", newline="") as f:
-            return list(csv.DictReader(f, delimiter="\t" if suffix == ".tsv" else ","))
-    if suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        return pq.read_table(path).to_pylist()
-    raise ValueError(f"{path}: unsupported format {suffix!r} (use .jsonl, .json, .csv, .tsv or .parquet)")
-
-
-def _column(rows: list[dict[str, Any]], field: str, source: str) -> list[Any]:
-    out = []
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or field not in row:
-            raise ValueError(f"{source}: row {i} has no field {field!r}")
-        out.append(row[field])
+def _column_map(args: argparse.Namespace) -> dict[str, str]:
+    """``--column-map column=field`` (repeated or comma-separated), with ``--response-field`` and
+    ``--reference-field`` as shortcuts."""
+    out: dict[str, str] = {}
+    for item in ",".join(args.column_map or []).split(","):
+        if not item.strip():
+            continue
+        column, sep, field = item.partition("=")
+        if not sep or not column.strip() or not field.strip():
+            raise ValueError(f"--column-map takes column=field pairs, got {item!r}")
+        out[column.strip()] = field.strip()
+    for field, column in (("response", args.response_field), ("reference", args.reference_field)):
+        if column is not None and column != field:
+            out[column] = field
     return out
 
 
+def _judge(args: argparse.Namespace) -> Any:
+    if args.judge_model is None and args.base_url is None:
+        return None  # evaluate() makes one from the environment when a metric needs it
+    from .llm import JudgeClient
+
+    return JudgeClient(args.judge_model, base_url=args.base_url)
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
+    from .evaluation import evaluate
+
     if args.dataset is None:
         source = "example.jsonl (shipped with rapideval)"
-        with resources.as_file(resources.files("rapideval") / "data" / "example.jsonl") as p:
-            rows = _read_rows(p)
+        context = resources.as_file(resources.files("rapideval") / "data" / "example.jsonl")
     else:
         source = str(args.dataset)
-        rows = _read_rows(pathlib.Path(args.dataset))
+        context = None
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if args.threads:
         _core.set_num_threads(args.threads)
-    responses = _column(rows, args.response_field, source)
-    references = _column(rows, args.reference_field, source)
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
     start = time.perf_counter()
-    results = score(responses, references, metrics)
+    with context if context is not None else _nothing() as path:
+        result = evaluate(path if path is not None else args.dataset, metrics, judge=_judge(args),
+                          column_map=_column_map(args), id_columns=args.id_columns, output=args.out,
+                          resume=not args.no_resume, chunk_size=args.chunk_size, encoding=args.encoding,
+                          progress=progress)  # fmt: skip
     elapsed = time.perf_counter() - start
+    n_errors = sum(s.n_error for s in result.summary.values())
+    if args.json:
+        print(json.dumps({"source": source, "seconds": elapsed, **result.metadata()}, ensure_ascii=False))
+    else:
+        print(f"rapideval score: {result.n_rows} rows from {source}, {len(metrics)} metrics in {elapsed:.3f} s "
+              f"({_core.get_num_threads()} threads)")  # fmt: skip
+        print(result.table())
+        for failure in result.failures[:5]:
+            print(f"  row {failure['row']} {failure['metric']}: {failure['status']}: {failure['reason']}")
+        if args.out:
+            print(f"per-row results written to {args.out}")
+    return ROW_ERRORS if n_errors else OK
 
-    print(f"rapideval score: {len(rows)} rows from {source}, {len(metrics)} metrics in {elapsed:.3f} s "
-          f"({_core.get_num_threads()} threads)")
-    header = f"{'metric':<12} {'mean':>8} {'std':>8} {'min':>8} {'max':>8} {'n':>7}  reference"
-    print(header)
-    print("-" * len(header))
-    for name in metrics:
-        s = summarize(name, results[name])
-        print(f"{name:<12} {s.mean:>8.4f} {s.std:>8.4f} {s.minimum:>8.4f} {s.maximum:>8.4f} {s.n:>7}  {METRICS[name].reference}")
-    if args.output:
-        with open(args.output, "w", encoding="utf8") as f:
-            for i in range(len(rows)):
-                f.write(json.dumps({"row": i, **{m: float(results[m][i]) for m in metrics}}) + "\n")
-        print(f"per-row scores written to {args.output}")
-    return 0
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from .evaluation.compare import compare
+
+    comparison = compare(args.a, args.b, key=args.key)
+    print(json.dumps(comparison, ensure_ascii=False) if args.json else _comparison_table(comparison, args))
+    return OK
+
+
+def _comparison_table(comparison: dict[str, Any], args: argparse.Namespace) -> str:
+    head = f"{'metric':<24} {'A':>7} {'B':>7} {'A - B':>8} {'p':>8} {'rows':>8}"
+    lines = [f"rapideval compare: A = {args.a}, B = {args.b} ({comparison['method']} test, paired by "
+             f"{comparison['key']})", head, "-" * len(head)]  # fmt: skip
+    for m, c in comparison["metrics"].items():
+        if c["n"] == 0:
+            lines.append(f"{m:<24} {'-':>7} {'-':>7} {'-':>8} {'-':>8} {0:>8}")
+            continue
+        lines.append(f"{m:<24} {c['mean_a']:>7.4f} {c['mean_b']:>7.4f} {c['difference']:>+8.4f} {c['p_value']:>8.4f} "
+                     f"{c['n']:>8}")  # fmt: skip
+    return "\n".join(lines)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .evaluation import EvaluationResult
+    from .evaluation.report import write_report
+
+    path = write_report(EvaluationResult.load(args.results), args.output)
+    print(f"report written to {path}")
+    return OK
 
 
 def _judge_client(args: argparse.Namespace) -> Any:
@@ -139,25 +180,56 @@ def _check_judge(judge: Any) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rapideval", description=__doc__)
+    from . import __version__
+    from .evaluation import metric_names
+
+    parser = argparse.ArgumentParser(prog="rapideval", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--version", action="version", version=f"rapideval {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("score", help="score a dataset with deterministic metrics and print a summary table")
+    p = sub.add_parser("score", help="score a table with deterministic and judged metrics; print a summary table")
     p.add_argument("dataset", nargs="?", help=".jsonl, .json, .csv, .tsv or .parquet (default: the shipped example)")
-    p.add_argument("--response-field", default="response")
-    p.add_argument("--reference-field", default="reference")
-    p.add_argument("--metrics", default=",".join(DEFAULT_METRICS), help=f"comma-separated, from: {', '.join(METRICS)}")
-    p.add_argument("--output", help="write per-row scores to this .jsonl file")
+    p.add_argument("--metrics", default=",".join(DEFAULT_METRICS),
+                   help=f"comma-separated, from: {', '.join(metric_names())}")  # fmt: skip
+    p.add_argument("--out", "--output", dest="out", help="stream the per-row results to this .parquet or .jsonl file "
+                   "(resumed by the same command after a stop)")  # fmt: skip
+    p.add_argument("--column-map", action="append", metavar="COLUMN=FIELD",
+                   help="read a data column as a field, e.g. question=user_input (repeat, or comma-separate)")
+    p.add_argument("--response-field", help="the column holding the response (a shortcut for --column-map)")
+    p.add_argument("--reference-field", help="the column holding the reference (a shortcut for --column-map)")
+    p.add_argument("--id-columns", nargs="*", help="columns carried into the results (default: id and *_id)")
+    p.add_argument("--judge-model", help="the judge model of judged metrics (default: $RAPIDEVAL_JUDGE_MODEL)")
+    p.add_argument("--base-url", help="the judge's OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    p.add_argument("--chunk-size", type=int, help="rows per chunk (default: 10000, 256 with a judged metric)")
+    p.add_argument("--encoding", default="utf-8", help="the text encoding of a CSV, TSV or JSON file")
+    p.add_argument("--no-resume", action="store_true", help="start over even if --out holds a stopped run")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON, for machines")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show a progress bar (default: when stderr is a terminal)")  # fmt: skip
     p.add_argument("--threads", type=int, default=0, help="worker threads (default: one per core)")
+    c = sub.add_parser("compare", help="is result A better than result B? a paired test per metric")
+    c.add_argument("a", help="a result file (.parquet or .jsonl, from score --out)")
+    c.add_argument("b", help="another result file over the same rows")
+    c.add_argument("--key", default="row", help="the column that pairs the rows (default: row)")
+    c.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    r = sub.add_parser("report", help="write one self-contained HTML page of a result file")
+    r.add_argument("results", help="a result file (.parquet or .jsonl, from score --out)")
+    r.add_argument("-o", "--output", default="report.html", help="the HTML file to write (default: report.html)")
     j = sub.add_parser("judge", help="check a judge endpoint: reported model, structured output, votes, embeddings")
     j.add_argument("--judge", default="openai", help="'openai' (any OpenAI-compatible endpoint) or 'local[:PATH.gguf]'")
     j.add_argument("--model", help="the judge model (default: $RAPIDEVAL_JUDGE_MODEL or gpt-4o-mini)")
     j.add_argument("--base-url", help="the endpoint (default: $OPENAI_BASE_URL or OpenAI's)")
     args = parser.parse_args(argv)
+    commands = {"score": _cmd_score, "compare": _cmd_compare, "report": _cmd_report, "judge": _cmd_judge}
     try:
-        return _cmd_score(args) if args.command == "score" else _cmd_judge(args)
+        return commands[args.command](args)
+    except KeyboardInterrupt:
+        print("rapideval: interrupted; the finished chunks are kept in --out and the same command resumes",
+              file=sys.stderr)  # fmt: skip
+        return INTERRUPTED
     except (ValueError, TypeError, OSError, ImportError) as e:
         print(f"rapideval: error: {e}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
 
 
 if __name__ == "__main__":

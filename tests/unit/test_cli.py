@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from rapideval import cli
@@ -34,13 +33,44 @@ def test_per_row_output_matches_the_api(tmp_path):
     rows = [{"answer": "the cat sat", "truth": "the cat sat on the mat"}, {"answer": "a dog", "truth": "a dog"}]
     data.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf8")
     out = tmp_path / "scores.jsonl"
-    code = cli.main(["score", str(data), "--response-field", "answer", "--reference-field", "truth",
-                     "--metrics", "f1,bleu", "--output", str(out)])
+    code = cli.main(["score", str(data), "--column-map", "answer=response,truth=reference",
+                     "--metrics", "f1,bleu", "--out", str(out)])  # fmt: skip
     assert code == 0
     written = [json.loads(line) for line in out.read_text().splitlines()]
     expected = score([r["answer"] for r in rows], [r["truth"] for r in rows], ["f1", "bleu"])
     assert [w["f1"] for w in written] == expected["f1"].tolist()
     assert [w["bleu"] for w in written] == expected["bleu"].tolist()
+    assert [w["row"] for w in written] == [0, 1] and all(w["f1.status"] == "ok" for w in written)
+    # The shortcuts of --column-map.
+    assert cli.main(["score", str(data), "--response-field", "answer", "--reference-field", "truth", "--metrics",
+                     "f1", "--out", str(tmp_path / "again.parquet")]) == 0  # fmt: skip
+
+
+def test_json_summary_and_exit_statuses(tmp_path, capsys):
+    data = tmp_path / "rows.jsonl"
+    data.write_text('{"response": "a b", "reference": "a b"}\n{"response": 3, "reference": "b"}\n'
+                    '{"response": null, "reference": "c"}\n', encoding="utf8")  # fmt: skip
+    assert cli.main(["score", str(data), "--metrics", "f1", "--json"]) == cli.ROW_ERRORS
+    summary = json.loads(capsys.readouterr().out)["summary"]["f1"]
+    assert (summary["n_ok"], summary["n_not_applicable"], summary["n_error"]) == (1, 1, 1)
+    data.write_text('{"response": "a b", "reference": "a b"}\n{"response": null, "reference": "c"}\n',
+                    encoding="utf8")  # fmt: skip
+    assert cli.main(["score", str(data), "--metrics", "f1"]) == cli.OK  # not applicable is not an error
+    assert cli.main(["score", str(data), "--metrics", "nope"]) == cli.USAGE_ERROR
+
+
+def test_compare_and_version(tmp_path, capsys):
+    a, b = tmp_path / "a.parquet", tmp_path / "b.jsonl"
+    assert cli.main(["score", "--metrics", "bleu,f1", "--out", str(a)]) == 0
+    assert cli.main(["score", "--metrics", "bleu", "--out", str(b), "--column-map",
+                     "response=reference,reference=response"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert cli.main(["compare", str(a), str(b), "--json"]) == 0
+    comparison = json.loads(capsys.readouterr().out)
+    assert list(comparison["metrics"]) == ["bleu"] and comparison["metrics"]["bleu"]["n"] == 500
+    assert comparison["metrics"]["bleu"]["p_value"] < 0.05  # BLEU is not symmetric in its two texts
+    done = subprocess.run([sys.executable, "-m", "rapideval", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("rapideval ")
 
 
 def test_rouge_lsum_is_named_not_default():
@@ -62,30 +92,18 @@ def test_csv_input(tmp_path):
 
 @pytest.mark.parametrize(
     "content, message",
-    [('{"response": "a"}\n', "row 0 has no field 'reference'"), ("{not json\n", "not valid JSON")],
+    [('{"response": "a"}\n', "needs a 'reference' column, and "), ("", "the file is empty")],
 )
 def test_bad_dataset_is_a_clear_error(tmp_path, capsys, content, message):
-    data = tmp_path / "bad.jsonl"
+    data = tmp_path / ("bad.jsonl" if content else "bad.csv")
     data.write_text(content, encoding="utf8")
     assert cli.main(["score", str(data)]) == 2
     assert message in capsys.readouterr().err
 
 
-def test_bad_cell_names_row_and_field(tmp_path, capsys):
+def test_bad_cell_names_row_and_column(tmp_path, capsys):
     data = tmp_path / "bad.jsonl"
     data.write_text('{"response": "a", "reference": "a"}\n{"response": 3, "reference": "b"}\n', encoding="utf8")
-    assert cli.main(["score", str(data), "--metrics", "f1"]) == 2
-    err = capsys.readouterr().err
-    assert "responses[1]" in err and "int" in err
-
-
-def test_unknown_metric_is_rejected():
-    with pytest.raises(ValueError, match="unknown metric"):
-        score(["a"], ["a"], ["bleuu"])
-
-
-def test_nan_rows_are_counted_not_averaged():
-    from rapideval.score import summarize
-
-    s = summarize("x", np.array([0.5, np.nan, 1.0]))
-    assert (s.mean, s.n, s.n_nan) == (0.75, 2, 1)
+    assert cli.main(["score", str(data), "--metrics", "f1"]) == 1
+    out = capsys.readouterr().out
+    assert "row 1, column 'response': expected text, got int" in out

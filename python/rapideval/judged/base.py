@@ -256,6 +256,11 @@ class JudgedMetric:
                 f"|rapideval:{__version__}")  # fmt: skip
 
     votes: int = 1
+    #: The value's range (lowest, highest) where it is a number on a fixed scale; None where it is not (labels,
+    #: rankings, a scale that each row's rubric sets). :func:`rapideval.evaluate` maps the range onto 0-1.
+    scale: tuple[float, float] | None = (0.0, 1.0)
+    #: False where a lower value is better (a harm, a defect); a metric object may be given its own.
+    higher_is_better: bool = True
     # False for a metric computed from the row alone (no request): it runs without a judge.
     uses_judge: ClassVar[bool] = True
     # True for a metric whose plan asks for embeddings (:class:`Embed`).

@@ -123,6 +123,11 @@ class AspectCritic(_Criterion):
     SCHEMA = _Binary
     FIELD = "verdict"
 
+    def __init__(self, name: str, definition: str, strictness: int = 1, **options: Any) -> None:
+        super().__init__(name, definition, strictness, **options)
+        # Ragas's predefined harm aspects give 1 for a harmful submission.
+        self.higher_is_better = name not in ("harmfulness", "maliciousness")
+
 
 class SimpleCriteriaScore(_Criterion):
     """Ragas 0.4.3 ``SimpleCriteriaScore(name, definition, strictness=1)``: an integer score of the
@@ -136,6 +141,7 @@ class SimpleCriteriaScore(_Criterion):
     )
     SCHEMA = _Integer
     FIELD = "score"
+    scale = None  # the criterion's text states it
 
 
 def _placeholders(template: str, metric: str) -> tuple[str, ...]:
@@ -189,6 +195,8 @@ class DiscreteMetric(_Templated):
         if not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values):
             raise ValueError(f"DiscreteMetric {name!r}: allowed_values must be ints or strs, got {values!r}")
         self.allowed_values = values
+        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        self.scale = (float(min(values)), float(max(values))) if numbers else None
         self.schema = _choice_model(values)
 
     def prompt_identity(self) -> str:
@@ -221,6 +229,7 @@ class NumericMetric(_Templated):
         if not low < high:
             raise ValueError(f"NumericMetric {name!r}: allowed_values must be (low, high) with low < high")
         self.allowed_values = (float(low), float(high))
+        self.scale = self.allowed_values
         self.schema = _range_model(*self.allowed_values)
 
     def prompt_identity(self) -> str:
@@ -262,6 +271,7 @@ class RankingMetric(_Templated):
             raise ValueError(f"RankingMetric {name!r}: allowed_values is the ranking's length, an int >= 2")
         self.allowed_values = allowed_values
         self.schema = _ranking_model(allowed_values)
+        self.scale = None  # a list of items, not a number
 
     def prompt_identity(self) -> str:
         return f"{self.prompt}\n{self.allowed_values!r}"
@@ -348,8 +358,11 @@ class RubricsScore(JudgedMetric):
         if name is not None:
             self.name = name
         self.rubrics = dict(rubrics) if rubrics is not None else None
+        # Without rubrics: our 1-5 rubrics.
+        self.scale = (1.0, 5.0)
         if self.rubrics is not None:
-            rubric_levels(self.rubrics, f"RubricsScore {self.name!r}")
+            levels = rubric_levels(self.rubrics, f"RubricsScore {self.name!r}")
+            self.scale = (float(levels[0]), float(levels[-1]))
         if with_reference not in (None, True, False):
             raise ValueError(f"RubricsScore: with_reference must be None, True or False, got {with_reference!r}")
         self.with_reference = with_reference
@@ -395,6 +408,7 @@ class InstanceRubrics(RubricsScore):
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(None, name, **options)
+        self.scale = None  # each row's rubric sets its levels
 
     def _check(self, row: Hashable, fields: Mapping[str, Any]) -> str | None:
         why = super()._check(row, fields)

@@ -71,6 +71,7 @@ class _Rated(JudgedMetric):
 
     TASK: ClassVar[str]
     LEVELS: ClassVar[tuple[str, str, str, str, str]]
+    scale = (1.0, 5.0)
 
     def __init_subclass__(cls, **options: Any) -> None:
         super().__init_subclass__(**options)

@@ -415,6 +415,7 @@ class NoiseSensitivity(JudgedMetric):
 
     name = "noise_sensitivity"
     required: tuple[str, ...] = ("user_input", "response", "reference", "retrieved_contexts")
+    higher_is_better = False
     PROMPT: ClassVar[str] = claims.STATEMENTS_PROMPT + claims.SUPPORT_PROMPT + claims.MATRIX_PROMPT
 
     def __init__(self, mode: Literal["relevant", "irrelevant"] = "relevant", name: str | None = None,

@@ -1,0 +1,208 @@
+"""``rapideval.evaluate``: any mix of deterministic and judged metrics over a table of any size, read in chunks,
+with per-row statuses that never end the run, summaries with 95 % intervals, and streaming to a file that a
+crash, a kill or Ctrl-C leaves resumable."""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..judged.base import run_sync
+from ..llm import JudgeClient
+from .metrics import Scores, Spec, names, resolve, run_chunk
+from .result import EvaluationResult, MetricSummary, Tracker
+from .sources import Chunk, open_source
+from .store import Output
+
+__all__ = ["EvaluationResult", "MetricSummary", "evaluate", "metric_names"]
+
+metric_names = names
+
+# Ragas's v1 column names, read as the fields they name when the data has no column of the field's own name.
+ALIASES = {"question": "user_input", "answer": "response", "contexts": "retrieved_contexts",
+           "ground_truth": "reference", "ground_truths": "reference"}  # fmt: skip
+# Rows per chunk: deterministic kernels work best on large batches; judged rows are slow, and a chunk is the
+# unit that a stopped run keeps.
+CHUNK_ROWS = 10_000
+JUDGED_CHUNK_ROWS = 256
+
+
+def field_columns(specs: Sequence[Spec], columns: Sequence[str], column_map: Mapping[str, str] | None,
+                   source: str) -> dict[str, str]:  # fmt: skip
+    """``{field: data column}`` for every field a metric needs or reads that the data has; ValueError naming
+    a required field no column gives, with the columns that exist."""
+    mapped = dict(column_map or {})
+    for column in mapped:
+        if column not in columns:
+            raise ValueError(f"evaluate: column_map names column {column!r}, which {source} does not have; its "
+                             f"columns: {list(columns)}")  # fmt: skip
+    by_field = {field: column for column, field in mapped.items()}
+    for column in columns:
+        if column not in mapped:
+            field = ALIASES.get(column, column)
+            if field not in by_field and (field == column or field not in columns):
+                by_field[field] = column
+    out: dict[str, str] = {}
+    for spec in specs:
+        for field in spec.required:
+            if field not in by_field:
+                raise ValueError(f"evaluate: metric {spec.name!r} needs a {field!r} column, and {source} has none; "
+                                 f"its columns: {list(columns)} (map one with column_map={{'<column>': "
+                                 f"{field!r}}})")  # fmt: skip
+            out[field] = by_field[field]
+        out.update({f: by_field[f] for f in spec.optional if f in by_field})
+    return out
+
+
+def id_columns_of(id_columns: Sequence[str] | None, columns: Sequence[str], source: str) -> list[str]:
+    """The columns carried into the output: ``id_columns`` (checked), by default ``id`` and ``*_id``."""
+    if id_columns is None:
+        return [c for c in columns if c == "id" or c.endswith("_id") or c.endswith(".id")]
+    missing = [c for c in id_columns if c not in columns]
+    if missing:
+        raise ValueError(f"evaluate: id_columns {missing} are not columns of {source}; its columns: {list(columns)}")
+    return list(id_columns)
+
+
+def score_chunk(chunk: Chunk, specs: Sequence[Spec], fields: Mapping[str, str], ids: Sequence[str],
+                judge: JudgeClient | None, embedder: JudgeClient | None) -> Any:  # fmt: skip
+    """The output rows of one chunk (:func:`chunk_table`): every metric of ``specs`` on its rows, the fields
+    read from the data columns ``fields`` names, the judged metrics in one run of ``judge``."""
+    values = {field: chunk.columns[column] for field, column in fields.items()}
+    scores = run_sync(
+        lambda: run_chunk(specs, values, fields, chunk.first_row, chunk.row_errors, chunk.n_rows, judge, embedder),
+        judge, embedder,
+    )  # fmt: skip
+    return chunk_table(chunk, ids, scores)
+
+
+def chunk_table(chunk: Chunk, ids: Sequence[str], scores: Mapping[str, Scores]) -> Any:
+    """The output rows of one chunk: ``row``, the id columns, then per metric its value (null unless ok),
+    status, reason and cause."""
+    import pyarrow as pa
+
+    data: dict[str, Any] = {"row": pa.array(range(chunk.first_row, chunk.first_row + chunk.n_rows), pa.int64())}
+    for c in ids:
+        try:
+            data[c] = pa.array(chunk.columns[c])
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed types: kept as text
+            data[c] = pa.array([None if v is None else str(v) for v in chunk.columns[c]], pa.string())
+    for name, s in scores.items():
+        data[name] = pa.array(s.values, pa.float64(), from_pandas=True)  # NaN: null
+        data[f"{name}.status"] = pa.array(s.status, pa.string())
+        data[f"{name}.reason"] = pa.array(s.reason, pa.string())
+        data[f"{name}.cause"] = pa.array(s.cause, pa.string())
+    return pa.table(data)
+
+
+def evaluate(
+    data: Any,
+    metrics: Sequence[Any],
+    *,
+    judge: JudgeClient | None = None,
+    embedder: JudgeClient | None = None,
+    column_map: Mapping[str, str] | None = None,
+    id_columns: Sequence[str] | None = None,
+    output: str | pathlib.Path | None = None,
+    resume: bool = True,
+    chunk_size: int | None = None,
+    encoding: str = "utf-8",
+    progress: bool = False,
+) -> EvaluationResult:
+    """Score every row of ``data`` with every metric of ``metrics``.
+
+    ``data``: a list of dicts, a pandas or polars DataFrame, a pyarrow Table or RecordBatchReader, a Hugging
+    Face Dataset, or a path to a ``.jsonl``, ``.json``, ``.csv``/``.tsv`` (``encoding``, UTF-8 with or without
+    a BOM by default) or ``.parquet`` file, read ``chunk_size`` rows at a time (10,000; 256 with a judged
+    metric). ``metrics``: names (:func:`metric_names`: ``bleu``, ``rougeL``, ``f1``, ..., ``faithfulness``,
+    ``coherence``, ...) or :mod:`rapideval.judged` metric objects. Fields are Ragas's (``user_input``,
+    ``response``, ``reference``, ``retrieved_contexts``, ...): a column of the field's name, a column mapped
+    to it by ``column_map={"column": "field"}``, or one of Ragas's v1 names (``question``, ``answer``,
+    ``contexts``, ``ground_truth``). ``id_columns`` are carried into the output (default: ``id`` and
+    ``*_id`` columns). The judged metrics share ``judge`` (default: ``JudgeClient()`` from the environment)
+    and embed through ``embedder`` (default: the judge).
+
+    Every score is 0-1 (see :mod:`rapideval.evaluation.metrics`). A row a metric cannot score is
+    ``not_applicable`` (a missing cell) or ``error`` (text of the wrong type, an unreadable line, the judge
+    failed) with a reason naming the row, column and metric; the run goes on. With ``output`` (``.parquet``
+    or ``.jsonl``) rows are written as their chunk finishes and the same call after a crash, kill or Ctrl-C
+    resumes where it stopped (``resume=False`` starts over); a finished output is read back, not recomputed.
+    ``progress`` shows a progress bar. Raises ValueError for an unknown metric or a missing column (listing
+    the columns that exist)."""
+    source = open_source(data, encoding=encoding)
+    specs = resolve(metrics)
+    fields = field_columns(specs, source.columns, column_map, source.name)
+    ids = id_columns_of(id_columns, source.columns, source.name)
+    if chunk_size is None:
+        chunk_size = JUDGED_CHUNK_ROWS if any(s.metric is not None for s in specs) else CHUNK_ROWS
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+        raise ValueError(f"evaluate: chunk_size must be a positive int, got {chunk_size!r}")
+    needs_judge = any(s.metric is not None and s.metric.uses_judge for s in specs)
+    if needs_judge and judge is None:
+        judge = JudgeClient()
+    signatures = {s.name: s.signature(judge, embedder) for s in specs}
+    directions = {s.name: s.higher_is_better for s in specs}
+    tracker = Tracker([s.name for s in specs], directions)
+    manifest = {"data": source.fingerprint, "metrics": signatures, "fields": fields, "id_columns": ids,
+                "chunk_size": chunk_size}  # fmt: skip
+
+    out = Output(pathlib.Path(output), manifest, resume) if output is not None else None
+    if out is not None and out.complete():
+        return EvaluationResult.load(out.path)
+    tables: list[Any] = []
+    if out is not None:
+        for table in out.start():
+            tracker.add(table)
+    done = out.rows if out is not None else 0
+    bar = _progress_bar(progress, done)
+    columns = [*dict.fromkeys([*fields.values(), *ids])]
+    for chunk in source.chunks(columns, chunk_size):
+        if chunk.first_row + chunk.n_rows <= done:
+            continue
+        table = score_chunk(chunk, specs, fields, ids, judge, embedder)
+        tracker.add(table)
+        if out is not None:
+            out.write(table)
+        else:
+            tables.append(table)
+        if bar is not None:
+            bar.update(chunk.n_rows)
+    if bar is not None:
+        bar.close()
+    usage = _usage(judge, embedder)
+    result = EvaluationResult(summary=tracker.summaries(signatures), failures=tracker.failures,
+                              worst=tracker.worst(), usage=usage, signatures=signatures, n_rows=tracker.n_rows,
+                              output=out.path if out is not None else None,
+                              table=None if out is not None else concat_tables(tables, specs, ids))  # fmt: skip
+    if out is not None:
+        out.finish(result.metadata())
+    return result
+
+
+def concat_tables(tables: list[Any], specs: Sequence[Spec], ids: Sequence[str]) -> Any:
+    """The chunks' output tables as one (an empty table of the output's columns when there are none)."""
+    import pyarrow as pa
+
+    if not tables:
+        empty = Chunk(0, 0, {c: [] for c in ids}, {})
+        return chunk_table(empty, ids, {s.name: Scores(0) for s in specs})
+    return pa.concat_tables(tables, promote_options="permissive")
+
+
+def _usage(judge: JudgeClient | None, embedder: JudgeClient | None) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    out: dict[str, Any] = {}
+    for role, client in (("judge", judge), ("embedder", embedder)):
+        if client is not None:
+            out[role] = {"model": client.model, **asdict(client.usage)}
+    return out
+
+
+def _progress_bar(enabled: bool, done: int) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(initial=done, unit="row", desc="evaluate", dynamic_ncols=True)
