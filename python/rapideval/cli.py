@@ -70,6 +70,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
                           resume=not args.no_resume, chunk_size=args.chunk_size, encoding=args.encoding,
                           progress=progress)  # fmt: skip
     elapsed = time.perf_counter() - start
+    if result.n_rows == 0:
+        raise ValueError(f"{source} has no rows to score")
     n_errors = sum(s.n_error for s in result.summary.values())
     if args.json:
         print(json.dumps({"source": source, "seconds": elapsed, **result.metadata()}, ensure_ascii=False))

@@ -92,10 +92,11 @@ def test_csv_input(tmp_path):
 
 @pytest.mark.parametrize(
     "content, message",
-    [('{"response": "a"}\n', "needs a 'reference' column, and "), ("", "the file is empty")],
+    [('{"response": "a"}\n', "needs a 'reference' column, and "), ("", "the file is empty"),
+     ("response,reference\n", "has no rows to score")],
 )
 def test_bad_dataset_is_a_clear_error(tmp_path, capsys, content, message):
-    data = tmp_path / ("bad.jsonl" if content else "bad.csv")
+    data = tmp_path / ("bad.jsonl" if content.startswith("{") else "bad.csv")
     data.write_text(content, encoding="utf8")
     assert cli.main(["score", str(data)]) == 2
     assert message in capsys.readouterr().err

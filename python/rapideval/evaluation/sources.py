@@ -37,7 +37,8 @@ class Chunk:
 
 class Source:
     """A table read in chunks. ``columns``: the column names; ``fingerprint``: what identifies the data
-    for a resumed run (a file's path, size and modification time; None for data in memory); ``name``: how
+    for a resumed run (a file's path, size and modification time; the size and columns of data in memory;
+    None for a stream); ``name``: how
     messages name it. :meth:`chunks` yields :class:`Chunk` s of ``chunk_size`` rows (the last may be
     shorter) with the named columns."""
 
@@ -55,7 +56,8 @@ class _Rows(Source):
         for i, row in enumerate(rows):
             if not isinstance(row, Mapping):
                 raise TypeError(f"evaluate: data row {i} is a {type(row).__name__}, not a dict")
-        super().__init__("the data", list(dict.fromkeys(k for row in rows for k in row)), None)
+        columns = list(dict.fromkeys(k for row in rows for k in row))
+        super().__init__("the data", columns, _memory_fingerprint(len(rows), columns))
         self._rows = rows
 
     def chunks(self, names: Sequence[str], chunk_size: int) -> Iterator[Chunk]:
@@ -68,7 +70,8 @@ class _Arrow(Source):
     """A pyarrow Table, or anything that becomes one slice by slice (``slice_of(start, n)``)."""
 
     def __init__(self, name: str, table: Any) -> None:
-        super().__init__(name, [str(c) for c in table.column_names], None)
+        columns = [str(c) for c in table.column_names]
+        super().__init__(name, columns, _memory_fingerprint(table.num_rows, columns))
         self._table = table
 
     def chunks(self, names: Sequence[str], chunk_size: int) -> Iterator[Chunk]:
@@ -182,6 +185,12 @@ def _text_lines(path: pathlib.Path, encoding: str) -> Iterator[tuple[int, str]]:
                                  f"of the line); pass encoding= (for example 'latin-1' or 'cp1252')") from None
 
 
+def _memory_fingerprint(rows: int, columns: Sequence[str]) -> dict[str, Any]:
+    """What identifies data in memory for a resumed run: its size and columns (its values are not hashed:
+    resuming with other rows of the same shape is the caller's mistake to avoid)."""
+    return {"rows": rows, "columns": list(columns)}
+
+
 def _file_fingerprint(path: pathlib.Path) -> dict[str, Any]:
     stat = path.stat()
     return {"path": str(path.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
@@ -261,7 +270,8 @@ class _PandasSource(Source):
     """A pandas DataFrame, converted to Arrow one chunk at a time (NaN is a missing value)."""
 
     def __init__(self, frame: Any, pa: Any) -> None:
-        super().__init__("the pandas DataFrame", [str(c) for c in frame.columns], None)
+        columns = [str(c) for c in frame.columns]
+        super().__init__("the pandas DataFrame", columns, _memory_fingerprint(len(frame), columns))
         self._frame, self._pa = frame, pa
 
     def chunks(self, names: Sequence[str], chunk_size: int) -> Iterator[Chunk]:
