@@ -133,7 +133,7 @@ class Output:
 
             part = self._part(self._parts)
             tmp = part.with_suffix(".tmp")
-            pq.write_table(table, tmp)
+            pq.write_table(table, tmp, compression="none")  # compressed once, when the parts are joined
             os.replace(tmp, part)
             self._parts += 1
         else:
