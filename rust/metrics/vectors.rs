@@ -24,11 +24,12 @@ use std::ops::{Add, Mul};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{zeroed, Error, Result, Zeroed};
+use crate::interrupt::{charge, watched};
 
 /// The float types of the embedding arrays (numpy float32 and float64).
 pub trait Real:
-    Copy + Default + Send + Sync + Add<Output = Self> + Mul<Output = Self> + 'static
+    Copy + Default + Send + Sync + Zeroed + Add<Output = Self> + Mul<Output = Self> + 'static
 {
     fn to_f64(self) -> f64;
     fn from_f64(v: f64) -> Self;
@@ -285,15 +286,15 @@ pub fn cosine_rows<T: Real>(a: Rows<'_, T>, b: Rows<'_, T>) -> Result<Vec<T>> {
             )))
         }
     };
-    let mut out = vec![T::default(); n];
+    let mut out = zeroed(n, "the cosines")?;
     out.par_chunks_mut(ROW_CHUNK)
         .enumerate()
-        .for_each(|(c, chunk)| {
+        .for_each(watched(|(c, chunk): (usize, &mut [T])| {
             for (k, slot) in chunk.iter_mut().enumerate() {
                 let i = c * ROW_CHUNK + k;
                 *slot = T::from_f64(cosine(a.row_or_only(i), b.row_or_only(i)));
             }
-        });
+        }));
     Ok(out)
 }
 
@@ -318,15 +319,18 @@ struct Packed<T> {
 }
 
 impl<T: Real> Packed<T> {
-    fn new(m: Rows<'_, T>) -> Self {
+    fn new(m: Rows<'_, T>) -> Result<Self> {
         let stride = m.dim.div_ceil(LANES) * LANES;
         let rows = m.rows.div_ceil(MR) * MR;
-        let mut data = vec![T::default(); rows * stride];
+        let len = rows.saturating_mul(stride);
+        let mut data = zeroed(len, "the normalised rows")?;
         data.par_chunks_mut(stride.max(1))
             .take(m.rows)
             .enumerate()
-            .for_each(|(i, out)| unit_row(m.row(i), out));
-        Packed { data, rows, stride }
+            .for_each(watched(|(i, out): (usize, &mut [T])| {
+                unit_row(m.row(i), out)
+            }));
+        Ok(Packed { data, rows, stride })
     }
 
     fn row(&self, i: usize) -> &[T] {
@@ -439,6 +443,7 @@ fn sweep<T: Real>(
     let kernel = strip_kernel::<T>();
     let mut scores = Vec::with_capacity(a_rows.1 - a_rows.0);
     for j0 in (0..b.rows).step_by(NR) {
+        charge(((a_rows.1 - a_rows.0) * b.stride) as u64);
         let bj: [&[T]; NR] = std::array::from_fn(|j| b.row(j0 + j));
         kernel(a, a_rows, bj, &mut scores);
         for (i, row) in (a_rows.0..real.0).zip(&scores) {
@@ -463,14 +468,14 @@ fn check_dims<T>(a: &Rows<'_, T>, b: &Rows<'_, T>) -> Result<()> {
 pub fn cosine_matrix<T: Real>(a: Rows<'_, T>, b: Rows<'_, T>) -> Result<Vec<T>> {
     check_dims(&a, &b)?;
     let (n, m) = (a.rows, b.rows);
-    let mut out = vec![T::default(); n * m];
+    let mut out = zeroed(n.saturating_mul(m), "the cosine matrix")?;
     if n == 0 || m == 0 {
         return Ok(out);
     }
-    let (pa, pb) = (Packed::new(a), Packed::new(b));
+    let (pa, pb) = (Packed::new(a)?, Packed::new(b)?);
     out.par_chunks_mut(A_BLOCK * m)
         .enumerate()
-        .for_each(|(c, chunk)| {
+        .for_each(watched(|(c, chunk): (usize, &mut [T])| {
             let a0 = c * A_BLOCK;
             let a1 = (a0 + A_BLOCK).min(pa.rows);
             sweep(&pa, (a0, a1), &pb, (n, m), &mut |i, j, s| {
@@ -478,7 +483,7 @@ pub fn cosine_matrix<T: Real>(a: Rows<'_, T>, b: Rows<'_, T>) -> Result<Vec<T>> 
                     *slot = s;
                 }
             });
-        });
+        }));
     Ok(out)
 }
 
@@ -568,36 +573,38 @@ pub fn cosine_top_k<T: Real>(
     }
     let (n, m) = (a.rows, b.rows);
     let k = k.min(m);
-    let mut indices = vec![0i64; n * k];
-    let mut scores = vec![T::default(); n * k];
+    let mut indices = zeroed(n.saturating_mul(k), "the top-k indices")?;
+    let mut scores = zeroed(n.saturating_mul(k), "the top-k scores")?;
     if n == 0 || k == 0 {
         return Ok((indices, scores));
     }
-    let (pa, pb) = (Packed::new(a), Packed::new(b));
+    let (pa, pb) = (Packed::new(a)?, Packed::new(b)?);
     indices
         .par_chunks_mut(A_BLOCK * k)
         .zip(scores.par_chunks_mut(A_BLOCK * k))
         .enumerate()
-        .for_each(|(c, (idx_out, score_out))| {
-            let a0 = c * A_BLOCK;
-            let a1 = (a0 + A_BLOCK).min(pa.rows);
-            let mut best: Vec<TopK> = (a0..a1).map(|_| TopK::new(k)).collect();
-            sweep(&pa, (a0, a1), &pb, (n, m), &mut |i, j, s: T| {
-                if let Some(t) = best.get_mut(i - a0) {
-                    t.offer(s.to_f64(), j);
-                }
-            });
-            for (r, t) in best.into_iter().enumerate() {
-                for (q, cand) in t.into_sorted().into_iter().enumerate() {
-                    if let (Some(io), Some(so)) =
-                        (idx_out.get_mut(r * k + q), score_out.get_mut(r * k + q))
-                    {
-                        *io = cand.index as i64;
-                        *so = T::from_f64(cand.score);
+        .for_each(watched(
+            |(c, (idx_out, score_out)): (usize, (&mut [i64], &mut [T]))| {
+                let a0 = c * A_BLOCK;
+                let a1 = (a0 + A_BLOCK).min(pa.rows);
+                let mut best: Vec<TopK> = (a0..a1).map(|_| TopK::new(k)).collect();
+                sweep(&pa, (a0, a1), &pb, (n, m), &mut |i, j, s: T| {
+                    if let Some(t) = best.get_mut(i - a0) {
+                        t.offer(s.to_f64(), j);
+                    }
+                });
+                for (r, t) in best.into_iter().enumerate() {
+                    for (q, cand) in t.into_sorted().into_iter().enumerate() {
+                        if let (Some(io), Some(so)) =
+                            (idx_out.get_mut(r * k + q), score_out.get_mut(r * k + q))
+                        {
+                            *io = cand.index as i64;
+                            *so = T::from_f64(cand.score);
+                        }
                     }
                 }
-            }
-        });
+            },
+        ));
     Ok((indices, scores))
 }
 

@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
 use super::{
     check_same_length, first_error, for_each_item, gil_disabled, items, pool_for, prefetch,
-    run_rows, to_numpy, RawList, TextRows,
+    run_attached, run_rows, to_numpy, RawList, TextRows,
 };
 use crate::metrics::bleu::{
     bleu_batch as batch, bleu_tokens_batch, corpus_stats, CorpusStats, HashToken, Id, Method,
@@ -672,8 +672,8 @@ impl TokenRows {
         };
         // Shared with the pool's workers (see `run_rows`), or on this thread alone.
         let read_rows = match pool_for(rows)? {
-            Some(pool) => parallel::with_pool(pool, read),
-            None => read(),
+            Some(pool) => run_attached(|| parallel::with_pool(pool, read))?,
+            None => run_attached(read)?,
         };
         if let Some(&bad) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
             return Ok(Err(bad));

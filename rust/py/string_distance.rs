@@ -146,23 +146,26 @@ thread_local! {
 }
 
 /// `rapidfuzz.distance.<measure>.normalized_distance(a, b)` of rapidfuzz 3.14 (default
-/// arguments); `measure` is "levenshtein", "hamming", "jaro" or "jaro_winkler".
+/// arguments); `measure` is "levenshtein", "hamming", "jaro" or "jaro_winkler". A pair longer
+/// than `KEEP_SCRATCH_UP_TO` runs detached (the GIL released, a panic mapped), as a batch of one
+/// row; it is not interrupted inside (see `crate::interrupt`).
 #[pyfunction]
-fn string_distance(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, measure: &str) -> PyResult<f64> {
+fn string_distance(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    measure: &str,
+) -> PyResult<f64> {
     let measure = Measure::parse(measure)?;
     let (a, b) = (one(a, "a")?, one(b, "b")?);
     let (Some(&x), Some(&y)) = (a.texts().first(), b.texts().first()) else {
         return Ok(0.0);
     };
+    if x.len().max(y.len()) > KEEP_SCRATCH_UP_TO {
+        return run_rows(py, 1, || kernels::normalized_distance(measure, x, y));
+    }
     Ok(SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => {
-            let d = kernels::normalized_distance_with(&mut scratch, measure, x, y);
-            if x.len().max(y.len()) > KEEP_SCRATCH_UP_TO {
-                // Its tables grow with the longest string; a one-off long pair's are not kept.
-                *scratch = Scratch::new();
-            }
-            d
-        }
+        Ok(mut scratch) => kernels::normalized_distance_with(&mut scratch, measure, x, y),
         Err(_) => kernels::normalized_distance(measure, x, y),
     }))
 }
