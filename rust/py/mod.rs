@@ -519,6 +519,49 @@ pub(crate) fn items<'py>(
     Ok(out)
 }
 
+/// Whether `str` objects are read from CPython's object headers (`compact_ascii` here,
+/// `bleu::read_token`, `string_distance::stored`): set at import, when the running interpreter's
+/// strings read so agree with what its API returns (see `str_layout_agrees`), unless the
+/// environment variable `RAPIDEVAL_STR_API` is set; otherwise every `str` is read through the API.
+static RAW_STR: AtomicBool = AtomicBool::new(false);
+
+/// See `RAW_STR`.
+pub(crate) fn raw_str() -> bool {
+    RAW_STR.load(Ordering::Relaxed)
+}
+
+/// Strings of every storage CPython has (empty, ASCII short and long, Latin-1, UCS-2, UCS-4, and
+/// a `str` subclass), each read by every header reader and compared with its text from the API.
+fn str_layout_agrees(py: Python<'_>) -> PyResult<bool> {
+    let texts = [
+        "",
+        "a",
+        "abcdefg",
+        "abcdefgh",
+        "the quick brown fox jumps over the lazy dog",
+        "é",
+        "naïve café",
+        "€",
+        "a€b ∑",
+        "😀",
+        "x😀y€é",
+    ];
+    let subclass = py.eval(c"type('S', (str,), {})", None, None)?;
+    let mut agree = true;
+    for text in texts {
+        let exact = PyString::new(py, text).into_any();
+        let derived = subclass.call1((text,))?;
+        for obj in [exact, derived] {
+            // SAFETY: the GIL is held and `obj` is a live `str`.
+            let ascii = unsafe { compact_ascii(obj.as_ptr()) };
+            agree &= ascii.is_none_or(|a| a == text);
+            agree &= bleu::str_reads_agree(&obj, text);
+            agree &= string_distance::str_reads_agree(&obj, text);
+        }
+    }
+    Ok(agree)
+}
+
 /// The text of an exact or subclassed `str` stored as compact ASCII (most strings), read from the
 /// object without a call; `None` for any other object, which `as_text` then reads or rejects.
 ///
@@ -576,7 +619,8 @@ impl<'py> Texts<'py> {
     /// Adds a `str` (or raises the error of `place`).
     fn push(&mut self, item: Bound<'py, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
         // SAFETY: the GIL is held and `item` is a live object.
-        let text: *const str = match unsafe { compact_ascii(item.as_ptr()) } {
+        let ascii = raw_str().then(|| unsafe { compact_ascii(item.as_ptr()) });
+        let text: *const str = match ascii.flatten() {
             Some(text) => text,
             None => as_text(&item, place)?,
         };
@@ -758,17 +802,26 @@ fn release_memory(py: Python<'_>) -> PyResult<()> {
     Ok(())
 }
 
+/// Whether `str` objects are read from their headers (see `RAW_STR`), for tests.
+#[pyfunction]
+fn raw_str_reads() -> bool {
+    raw_str()
+}
+
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     load_numpy(py)?;
+    let forced_api = std::env::var_os("RAPIDEVAL_STR_API").is_some();
+    RAW_STR.store(!forced_api && str_layout_agrees(py)?, Ordering::Relaxed);
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("MAX_RESAMPLES", crate::metrics::stats::MAX_RESAMPLES)?;
     m.add("MAX_ORDER", crate::metrics::MAX_ORDER)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(release_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(raw_str_reads, m)?)?;
     text::register(m)?;
     bleu::register(m)?;
     gleu::register(m)?;
