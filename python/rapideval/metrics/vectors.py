@@ -84,5 +84,6 @@ def cosine_matrix(a: Any, b: Any, top_k: int | None = None) -> Any:
         raise TypeError(f"top_k: expected an int or None, got {type(top_k).__name__}")
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1, got {top_k}")
-    indices, scores = _core.cosine_top_k(x, y, int(top_k))
+    # At most the rows of b are kept: a larger k (any int) asks for all of them.
+    indices, scores = _core.cosine_top_k(x, y, min(int(top_k), max(len(y), 1)))
     return TopK(indices, scores)
