@@ -9,12 +9,14 @@ pub enum Error {
     /// The reference library raises here (e.g. nltk BLEU method6 with zero trigram precision);
     /// carries the reference's message (maps to `ValueError`).
     Reference(String),
+    /// A buffer whose size comes from the input could not be allocated (maps to `MemoryError`).
+    Memory(String),
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::InvalidValue(m) | Error::Reference(m) => f.write_str(m),
+            Error::InvalidValue(m) | Error::Reference(m) | Error::Memory(m) => f.write_str(m),
         }
     }
 }
@@ -22,3 +24,78 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// `len` copies of `value`, or `Error::Memory` naming `what`: a buffer whose size comes from the
+/// input is allocated fallibly, as a failed allocation would end the process.
+pub fn filled<T: Clone>(len: usize, value: T, what: &str) -> Result<Vec<T>> {
+    let mut out = with_room(len, what)?;
+    out.resize(len, value);
+    Ok(out)
+}
+
+/// A number type whose value zero is all zero bits.
+///
+/// # Safety
+/// An all-zero bit pattern must be a valid value of the type.
+pub unsafe trait Zeroed: Copy {}
+
+// SAFETY (all): zero bits are the number 0 (or 0.0).
+unsafe impl Zeroed for f32 {}
+unsafe impl Zeroed for f64 {}
+unsafe impl Zeroed for i64 {}
+unsafe impl Zeroed for u64 {}
+
+/// `len` zeros, or `Error::Memory` naming `what` (see [`filled`]). The memory comes zeroed from the
+/// allocator (fresh pages are zero already), not written: a large buffer costs nothing until used.
+pub fn zeroed<T: Zeroed>(len: usize, what: &str) -> Result<Vec<T>> {
+    let too_large = || {
+        Error::Memory(format!(
+            "cannot allocate {what} ({len} values of {} bytes)",
+            std::mem::size_of::<T>()
+        ))
+    };
+    let layout = std::alloc::Layout::array::<T>(len).map_err(|_| too_large())?;
+    if layout.size() == 0 {
+        return Ok(vec![]);
+    }
+    // SAFETY: the layout has a non-zero size.
+    let data = unsafe { std::alloc::alloc_zeroed(layout) };
+    if data.is_null() {
+        return Err(too_large());
+    }
+    // SAFETY: `data` was allocated by the global allocator with the layout of `len` values of `T`,
+    // all of them initialised (zero bits are a `T`, see `Zeroed`).
+    Ok(unsafe { Vec::from_raw_parts(data.cast::<T>(), len, len) })
+}
+
+/// An empty vector with room for `len` items, or `Error::Memory` naming `what` (see [`filled`]).
+pub fn with_room<T>(len: usize, what: &str) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| {
+        Error::Memory(format!(
+            "cannot allocate {what} ({len} values of {} bytes)",
+            std::mem::size_of::<T>()
+        ))
+    })?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_that_cannot_be_allocated_are_errors() {
+        assert_eq!(filled(3, 7u8, "x"), Ok(vec![7, 7, 7]));
+        let huge = filled(usize::MAX / 2, 0u64, "the null distribution");
+        assert!(matches!(huge, Err(Error::Memory(m)) if m.starts_with("cannot allocate the null")));
+        assert!(with_room::<u64>(1 << 62, "x").is_err());
+        assert_eq!(zeroed::<f64>(3, "x"), Ok(vec![0.0; 3]));
+        assert_eq!(zeroed::<i64>(0, "x"), Ok(vec![]));
+        assert!(matches!(
+            zeroed::<f32>(usize::MAX / 2, "x"),
+            Err(Error::Memory(_))
+        ));
+        assert!(matches!(zeroed::<f32>(1 << 60, "x"), Err(Error::Memory(_))));
+    }
+}

@@ -6,6 +6,7 @@
 //! reference's summation order is free), and no input can make these functions panic.
 
 pub mod error;
+pub mod interrupt;
 pub mod metrics;
 pub mod parallel;
 pub mod text;

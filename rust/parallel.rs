@@ -6,7 +6,8 @@
 //! when the rows run out is not waited for, and the caller never sleeps through a loop waiting to be
 //! woken at its end. Loops nested in a loop's rows, and loops outside
 //! `with_pool` (small batches, one-thread pools), run in order on their thread. Each row is
-//! computed alone, so where rows run never changes a result.
+//! computed alone, so where rows run never changes a result. Every loop has a checkpoint before
+//! each row (see [`crate::interrupt`]), and the pool's workers share the call of the loop they join.
 
 use std::any::Any;
 use std::cell::Cell;
@@ -18,6 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
+
+use crate::interrupt::{self, RowGate};
 
 thread_local! {
     /// The pool this thread's next loop shares its rows with (see [`with_pool`]); taken by a loop
@@ -64,7 +67,11 @@ fn map_indices<S, O: Send>(
 ) -> Vec<O> {
     let mut parts = blocks(len, min_len, 0, init, |scratch, rows| {
         let mut out = Vec::with_capacity(rows.len());
-        out.extend(rows.filter_map(|i| f(scratch, i)));
+        let mut gate = RowGate::new();
+        out.extend(rows.filter_map(|i| {
+            gate.row();
+            f(scratch, i)
+        }));
         out
     });
     if parts.len() == 1 {
@@ -120,7 +127,9 @@ fn shared<S, B: Send>(
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .extend(parts);
     };
-    let offer = helpers.offer(&work);
+    let watch = interrupt::current();
+    let joined = || interrupt::within(&watch, work);
+    let offer = helpers.offer(&joined);
     work();
     offer.finish();
     let mut parts = done
@@ -222,6 +231,30 @@ impl Helpers {
     /// The helper threads (the caller not counted).
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Runs `f` once on each helper thread, trying for up to a second: a helper joins an offer
+    /// once, and only one made after it started, so the offer is made again until every helper
+    /// has run `f` (none does while another thread's loop is on offer).
+    pub fn on_each(&self, f: &(dyn Fn() + Sync)) {
+        let ran: Mutex<Vec<std::thread::ThreadId>> = Mutex::new(Vec::new());
+        let count = || ran.lock().map_or(0, |ran| ran.len());
+        let work = || {
+            let here = std::thread::current().id();
+            let first = ran.lock().is_ok_and(|ran| !ran.contains(&here));
+            if first {
+                f();
+                if let Ok(mut ran) = ran.lock() {
+                    ran.push(here);
+                }
+            }
+        };
+        let start = Instant::now();
+        while count() < self.threads && start.elapsed() < Duration::from_secs(1) {
+            let offer = self.offer(&work);
+            spin(Duration::from_millis(5), || count() >= self.threads);
+            offer.finish();
+        }
     }
 
     /// Offers `work` to the helpers, unless another thread's loop is on offer.
@@ -358,10 +391,12 @@ pub fn columns_of_pairs<A: Sync, B: Sync, S, E: Send>(
     let init = || (init(), vec![0.0; width]);
     let written = blocks(len, min_len, 0, init, |(scratch, row), rows| {
         let mut written = 0;
+        let mut gate = RowGate::new();
         for i in rows {
             let (Some(x), Some(y)) = (a.get(i), b.get(i)) else {
                 break;
             };
+            gate.row();
             f(scratch, x, y, row).map_err(|e| (i, e))?;
             // SAFETY: `blocks` gives each row to one block, so only this thread writes row i.
             written += usize::from(unsafe { out.write(i, row) });
@@ -394,10 +429,12 @@ pub fn sum_pairs<A: Sync, B: Sync, S, E: Send>(
     let len = a.len().min(b.len());
     let sums = blocks(len, min_len, 0, init, |scratch, rows| {
         let mut sums = vec![0u64; width];
+        let mut gate = RowGate::new();
         for i in rows {
             let (Some(x), Some(y)) = (a.get(i), b.get(i)) else {
                 break;
             };
+            gate.row();
             let counts = f(scratch, x, y).map_err(|e| (i, e))?;
             for (sum, &count) in sums.iter_mut().zip(counts) {
                 *sum += count;
@@ -535,7 +572,11 @@ pub fn map_pairs_heaviest_first<A: Sync, B: Sync, O: Send>(
         || (),
         |(), positions| {
             let rows = order.get(positions).unwrap_or_default();
-            let pair = |i: usize| Some((i, f(a.get(i)?, b.get(i)?)));
+            let mut gate = RowGate::new();
+            let mut pair = |i: usize| {
+                gate.row();
+                Some((i, f(a.get(i)?, b.get(i)?)))
+            };
             rows.iter().filter_map(|&i| pair(i)).collect::<Vec<_>>()
         },
     );
@@ -733,6 +774,24 @@ mod tests {
             );
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    #[test]
+    fn on_each_runs_once_on_every_helper() {
+        let pool = Helpers::new(3).expect("test helpers");
+        let threads = Mutex::new(Vec::new());
+        pool.on_each(&|| {
+            threads
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(std::thread::current().id())
+        });
+        let ran = threads.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mut distinct = ran.clone();
+        distinct.sort_unstable_by_key(|id| format!("{id:?}"));
+        distinct.dedup();
+        assert_eq!((ran.len(), distinct.len()), (3, 3), "once on each helper");
+        assert!(!ran.contains(&std::thread::current().id()));
     }
 
     #[test]

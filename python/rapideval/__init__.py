@@ -13,7 +13,7 @@ from . import _cpu
 _cpu.check()  # before anything loads the native module
 
 from . import tokenize
-from ._core import get_num_threads, set_num_threads
+from ._core import get_num_threads, release_memory, set_num_threads
 from .metrics.bleu import bleu
 from .metrics.chrf import CHRFScore, chrf, corpus_chrf
 from .metrics.f1 import exact_match, f1
@@ -103,6 +103,7 @@ __all__ = [
     "OrdinalVote",
     "paired_test",
     "PairedTest",
+    "release_memory",
     "RetryPolicy",
     "rouge",
     "RougeArrays",

@@ -17,6 +17,9 @@ __all__ = [
     "cosine_top_k",
     "exact_match",
     "f1_score",
+    "MAX_ORDER",
+    "MAX_RESAMPLES",
+    "MAX_THREADS",
     "get_num_threads",
     "gleu_batch",
     "gleu_tokens",
@@ -31,6 +34,8 @@ __all__ = [
     "ordinal_vote",
     "paired_test",
     "porter_stem",
+    "raw_str_reads",
+    "release_memory",
     "rouge",
     "rouge_score_ids",
     "rouge_score_multi",
@@ -50,9 +55,15 @@ __all__ = [
     "wordnet_synonyms",
 ]
 
-# --- threads (rust/py/mod.rs)
+# --- limits, threads, memory (rust/py/mod.rs)
+MAX_THREADS: int
+MAX_RESAMPLES: int
+MAX_ORDER: int
+
 def set_num_threads(n: int) -> None: ...
 def get_num_threads() -> int: ...
+def release_memory() -> None: ...
+def raw_str_reads() -> bool: ...
 
 # --- tokenizers (rust/py/text.rs)
 def tokenize(texts: Sequence[str], tokenizer: str) -> list[list[str]]: ...

@@ -23,15 +23,14 @@
 use ahash::RandomState;
 
 use crate::error::{Error, Result};
+use crate::metrics::ngrams::MAX_ORDER;
+use crate::metrics::no_reference;
 use crate::parallel;
 use crate::text::short_key;
 use crate::text::unicode::{ascii_non_space_mask, is_py_space, py_lower, py_split, AsciiWords};
 
 /// sacrebleu's epsilon for `eps_smoothing`.
 const EPS: f64 = 1e-16;
-
-/// The largest n-gram order accepted: far beyond any use, it keeps the statistics vectors small.
-pub const MAX_ORDER: usize = 1000;
 
 /// The options of `sacrebleu.metrics.CHRF`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -905,9 +904,7 @@ pub fn segment_stats_with<'s>(
     references: &[&str],
 ) -> Result<&'s [u64]> {
     if references.is_empty() {
-        return Err(Error::InvalidValue(
-            "a segment has no reference (all references are None)".to_string(),
-        ));
+        return Err(no_reference());
     }
     let mut lowered = std::mem::take(&mut scratch.lowered);
     lowered.clear();

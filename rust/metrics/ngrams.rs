@@ -93,6 +93,10 @@ struct Slot {
 
 const FREE_SLOT: Slot = Slot { key: 0, id: FREE };
 
+/// The largest n-gram order a metric accepts (chrF's orders, sacrebleu BLEU's `max_ngram_order`):
+/// far beyond any use, it keeps the per-row statistics vectors small.
+pub const MAX_ORDER: usize = 1000;
+
 /// A token type n-grams are counted over: any `Eq + Hash` value, numbered by hashing, or `Id`.
 pub trait Token: Sized {
     /// Numbers the tokens of a hypothesis and its references into `out`.

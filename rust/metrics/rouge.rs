@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use crate::error::{Error, Result};
+use crate::interrupt::charge;
 use crate::parallel;
 use crate::text::punkt;
 use crate::text::rouge_tokenize::{RougeTokenizer, TokenArena};
@@ -542,6 +543,9 @@ fn lcs_length(a: &[u32], b: &[u32], vocab: usize, k: &mut Kernels) -> usize {
     carries.resize(a.len(), false);
     let mut lcs = 0;
     for block in b.chunks(64) {
+        if a.len() > CHARGE_FROM {
+            charge(a.len() as u64);
+        }
         masks.clear();
         for (k, &x) in block.iter().enumerate() {
             if let Some(s) = slot.get_mut(x as usize) {
@@ -572,6 +576,10 @@ fn lcs_length(a: &[u32], b: &[u32], vocab: usize, k: &mut Kernels) -> usize {
     }
     lcs
 }
+
+/// A pass over the LCS table at least this long (in steps) is a checkpoint (see
+/// `crate::interrupt`): a ROUGE-L of two 10 MB texts is 30,000 passes of 2 million steps.
+const CHARGE_FROM: usize = 1024;
 
 /// The table rows of `LcsMarker` kept at once, in words: a larger table is kept only every K rows
 /// and recomputed a segment of K rows at a time while it is walked (memory O(sqrt(rows) * words)).
@@ -749,6 +757,9 @@ fn advance(slot: &[u32], masks: &[u64], row: &mut [u64], x: u32) {
         return;
     };
     let words = row.len();
+    if words > CHARGE_FROM / 64 {
+        charge(words as u64);
+    }
     let masks = masks
         .get(s as usize * words..(s as usize + 1) * words)
         .unwrap_or(&[]);

@@ -6,7 +6,8 @@
 //! corpus, sentence and resampled scores all come from the same two functions.
 
 use crate::error::{Error, Result};
-use crate::metrics::ngrams::with_ngrams;
+use crate::metrics::ngrams::{with_ngrams, MAX_ORDER};
+use crate::metrics::no_reference;
 use crate::parallel;
 use crate::text::sacrebleu::SacrebleuTokenizer;
 use crate::text::unicode::{py_lower, py_rstrip, py_words};
@@ -59,10 +60,10 @@ impl BleuConfig {
         max_ngram_order: usize,
         effective_order: bool,
     ) -> Result<Self> {
-        if max_ngram_order == 0 {
-            return Err(Error::InvalidValue(
-                "max_ngram_order must be at least 1".to_string(),
-            ));
+        if !(1..=MAX_ORDER).contains(&max_ngram_order) {
+            return Err(Error::InvalidValue(format!(
+                "max_ngram_order must be from 1 to {MAX_ORDER}, got {max_ngram_order}"
+            )));
         }
         Ok(BleuConfig {
             tokenizer,
@@ -129,9 +130,7 @@ pub fn segment_stats(cfg: &BleuConfig, hypothesis: &str, references: &[&str]) ->
     let hyp_tokens = py_words(&hyp_line);
     let hyp_len = hyp_tokens.len() as i64;
     if references.is_empty() && hyp_len > 0 && order > 0 {
-        return Err(Error::InvalidValue(
-            "a segment has no reference (all references are None)".to_string(),
-        ));
+        return Err(no_reference());
     }
     let mut correct = vec![0i64; order];
     with_ngrams(|ngrams| {

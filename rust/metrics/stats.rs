@@ -7,6 +7,10 @@
 //! Randomness: resample `r` of a call with seed `s` draws from its own xoshiro256++ stream, seeded
 //! through SplitMix64 with `splitmix64(s) + r`, so results depend on (seed, resample index) only,
 //! never on the thread count or the machine. Parallel sums use fixed chunks combined in order.
+//!
+//! Bounds: at most [`MAX_RESAMPLES`] resamples, checked before any work, so a null or bootstrap
+//! distribution never exceeds 800 MB; an exact paired test (2^n sign flips) is made only where
+//! 2^n is at most the resamples asked for, so within the same bound.
 
 use std::cmp::Ordering;
 
@@ -14,7 +18,22 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{zeroed, Error, Result};
+use crate::interrupt::charge;
+use crate::interrupt::watched;
+
+/// The most resamples a bootstrap or a paired test draws (100 million: 800 MB of float64 means).
+pub const MAX_RESAMPLES: usize = 100_000_000;
+
+/// `n_resamples` within `1..=MAX_RESAMPLES`, checked before anything is allocated.
+fn check_resamples(n_resamples: usize) -> Result<()> {
+    if (1..=MAX_RESAMPLES).contains(&n_resamples) {
+        return Ok(());
+    }
+    Err(Error::InvalidValue(format!(
+        "n_resamples must be from 1 to {MAX_RESAMPLES} (MAX_RESAMPLES), got {n_resamples}"
+    )))
+}
 
 /// Values per chunk of a parallel sum (the chunking, not the thread count, fixes the result).
 const SUM_CHUNK: usize = 1 << 14;
@@ -32,7 +51,7 @@ fn sum_by<F: Fn(f64) -> f64 + Sync>(x: &[f64], f: F) -> f64 {
         tail.iter()
             .fold((acc[0] + acc[1]) + (acc[2] + acc[3]), |s, &v| s + f(v))
     };
-    let partial: Vec<f64> = x.par_chunks(SUM_CHUNK).map(chunk_sum).collect();
+    let partial: Vec<f64> = x.par_chunks(SUM_CHUNK).map(watched(chunk_sum)).collect();
     partial.iter().sum()
 }
 
@@ -51,7 +70,7 @@ pub struct MeanStd {
 pub fn mean_std(x: &[f64], ddof: f64) -> MeanStd {
     let nan_count = x
         .par_chunks(SUM_CHUNK)
-        .map(|c| c.iter().filter(|v| v.is_nan()).count())
+        .map(watched(|c: &[f64]| c.iter().filter(|v| v.is_nan()).count()))
         .sum();
     let count = x.len() - nan_count;
     let skip_nan = |v: f64| if v.is_nan() { 0.0 } else { v };
@@ -439,6 +458,7 @@ fn group_means_impl(x: &[f64], seed: u64, first: u64, out: &mut [f64]) {
             walks.iter_mut().map(|w| w.next_leaf(n)).collect();
         // Leaves in address order, each block handed to every walk that has draws in it.
         while let Some(start) = next.iter().flatten().map(|leaf| leaf.0).min() {
+            charge(LEAF as u64);
             prefetch(
                 x.get((start + LEAF).min(n)..n.min(start + 2 * LEAF))
                     .unwrap_or(&[]),
@@ -481,21 +501,25 @@ fn group_means(x: &[f64], seed: u64, first: u64, out: &mut [f64]) {
     group_means_impl(x, seed, first, out)
 }
 
-/// `n_resamples` bootstrap means of `x` (x holds no NaN).
-fn resample_means(x: &[f64], n_resamples: usize, seed: u64) -> Vec<f64> {
-    let mut out = vec![0.0; n_resamples];
+/// `n_resamples` bootstrap means of `x` (x holds no NaN; `n_resamples` checked).
+fn resample_means(x: &[f64], n_resamples: usize, seed: u64) -> Result<Vec<f64>> {
+    let mut out = zeroed(n_resamples, "the bootstrap distribution")?;
     out.par_chunks_mut(GROUP)
         .enumerate()
-        .for_each(|(g, chunk)| group_means(x, seed, (g * GROUP) as u64, chunk));
-    out
+        .for_each(watched(|(g, chunk): (usize, &mut [f64])| {
+            group_means(x, seed, (g * GROUP) as u64, chunk)
+        }));
+    Ok(out)
 }
 
-/// The bootstrap distribution of the mean: `n_resamples` means of rows drawn with replacement from
-/// the non-NaN values of `x` (empty when none is left). Resample `r` depends on (seed, r) only.
-pub fn bootstrap_means(x: &[f64], n_resamples: usize, seed: u64) -> Vec<f64> {
+/// The bootstrap distribution of the mean: `n_resamples` (at most [`MAX_RESAMPLES`]) means of rows
+/// drawn with replacement from the non-NaN values of `x` (empty when none is left). Resample `r`
+/// depends on (seed, r) only.
+pub fn bootstrap_means(x: &[f64], n_resamples: usize, seed: u64) -> Result<Vec<f64>> {
+    check_resamples(n_resamples)?;
     let x = without_nan(x);
     if x.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     resample_means(&x, n_resamples, seed)
 }
@@ -517,6 +541,12 @@ pub enum Alternative {
     Less,
     Greater,
 }
+
+/// Null samples drawn per rayon task of a permutation test (results do not depend on it).
+const NULL_CHUNK: usize = 256;
+
+/// Work (values) from which a single resample or count is a checkpoint (see `crate::interrupt`).
+const CHARGE_FROM: usize = 4096;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairedTest {
@@ -559,8 +589,14 @@ fn p_value(null: &[f64], observed: f64, alternative: Alternative, exact: bool) -
     let gamma = (f64::EPSILON * 100.0 * observed).abs();
     let adjust = if exact { 0.0 } else { 1.0 };
     let total = null.len() as f64 + adjust;
-    let less = (null.iter().filter(|&&v| v <= observed + gamma).count() as f64 + adjust) / total;
-    let greater = (null.iter().filter(|&&v| v >= observed - gamma).count() as f64 + adjust) / total;
+    let (mut at_most, mut at_least) = (0usize, 0usize);
+    for part in null.chunks(1 << 16) {
+        charge(part.len() as u64);
+        at_most += part.iter().filter(|&&v| v <= observed + gamma).count();
+        at_least += part.iter().filter(|&&v| v >= observed - gamma).count();
+    }
+    let less = (at_most as f64 + adjust) / total;
+    let greater = (at_least as f64 + adjust) / total;
     let p = match alternative {
         Alternative::Less => less,
         Alternative::Greater => greater,
@@ -586,9 +622,7 @@ pub fn paired_test(
             b.len()
         )));
     }
-    if n_resamples == 0 {
-        return Err(Error::InvalidValue("n_resamples must be at least 1".into()));
-    }
+    check_resamples(n_resamples)?;
     let d: Vec<f64> = a
         .iter()
         .zip(b)
@@ -606,24 +640,36 @@ pub fn paired_test(
         });
     }
     let observed = signed_mean(&d, std::iter::empty());
+    // 2^n at most `n_resamples`, itself at most MAX_RESAMPLES: the enumeration is bounded too.
     let exact = method == PairedMethod::Permutation
         && u32::try_from(n).is_ok_and(|n| n < 64 && (1u64 << n) <= n_resamples as u64);
     let null: Vec<f64> = match method {
-        PairedMethod::Permutation if exact => (0..1u64 << n)
-            .into_par_iter()
-            .map(|mask| signed_mean(&d, std::iter::once(mask)))
-            .collect(),
-        PairedMethod::Permutation => (0..n_resamples as u64)
-            .into_par_iter()
-            .map(|r| {
-                let mut rng = stream(seed, r);
-                signed_mean(&d, std::iter::from_fn(move || Some(rng.next_u64())))
-            })
-            .collect(),
-        PairedMethod::Bootstrap => resample_means(&d, n_resamples, seed)
-            .into_iter()
-            .map(|m| m - observed)
-            .collect(),
+        PairedMethod::Permutation => {
+            let draws = if exact { 1usize << n } else { n_resamples };
+            let mut null = zeroed(draws, "the null distribution")?;
+            null.par_chunks_mut(NULL_CHUNK)
+                .enumerate()
+                .for_each(watched(|(c, chunk): (usize, &mut [f64])| {
+                    for (k, slot) in chunk.iter_mut().enumerate() {
+                        if d.len() >= CHARGE_FROM {
+                            charge(d.len() as u64);
+                        }
+                        let r = (c * NULL_CHUNK + k) as u64;
+                        *slot = if exact {
+                            signed_mean(&d, std::iter::once(r))
+                        } else {
+                            let mut rng = stream(seed, r);
+                            signed_mean(&d, std::iter::from_fn(move || Some(rng.next_u64())))
+                        };
+                    }
+                }));
+            null
+        }
+        PairedMethod::Bootstrap => {
+            let mut null = resample_means(&d, n_resamples, seed)?;
+            null.iter_mut().for_each(|m| *m -= observed);
+            null
+        }
     };
     Ok(PairedTest {
         statistic: observed,
@@ -834,6 +880,12 @@ pub fn cohen_kappa(
     // Integer counts, without the n_labels^2 confusion matrix (labels may be 50,000 distinct
     // scores): the observed and expected disagreements are exact integers (times the total, for
     // the expected one), and only their ratio is rounded.
+    if n_labels > a.len() + b.len() {
+        return Err(Error::InvalidValue(format!(
+            "{n_labels} labels for {} rows: each label must occur",
+            a.len()
+        )));
+    }
     let (mut by_a, mut by_b) = (vec![0u128; n_labels], vec![0u128; n_labels]);
     let mut observed = 0u128;
     for (row, (&i, &j)) in a.iter().zip(b).enumerate() {
@@ -914,10 +966,10 @@ mod tests {
     fn bootstrap_is_seeded_and_draws_rows() {
         for n in [1usize, 2, 3, 255, 256, 257, 1000, 5000] {
             let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
-            let a = bootstrap_means(&x, 50, 7);
-            assert_eq!(a, bootstrap_means(&x, 50, 7));
+            let a = bootstrap_means(&x, 50, 7).unwrap();
+            assert_eq!(Ok(&a), bootstrap_means(&x, 50, 7).as_ref());
             if n > 1 {
-                assert_ne!(a, bootstrap_means(&x, 50, 8));
+                assert_ne!(Ok(&a), bootstrap_means(&x, 50, 8).as_ref());
             }
             for m in &a {
                 // Every resample holds exactly n rows of integer value.
@@ -934,7 +986,7 @@ mod tests {
         let x: Vec<f64> = (0..n)
             .map(|i| ((i * 7919) % 1000) as f64 / 1000.0)
             .collect();
-        let means = bootstrap_means(&x, 4000, 1);
+        let means = bootstrap_means(&x, 4000, 1).unwrap();
         let m = mean_std(&x, 0.0);
         let d = mean_std(&means, 1.0);
         assert!((d.mean - m.mean).abs() < 4.0 * m.std / (n as f64).sqrt() / 40.0);
@@ -987,6 +1039,31 @@ mod tests {
         .unwrap();
         assert!(t.exact);
         assert_eq!((t.statistic, t.p_value, t.n_resamples), (1.0, 0.125, 8));
+    }
+
+    #[test]
+    fn resamples_are_bounded_before_any_work() {
+        let x: Vec<f64> = (0..60).map(f64::from).collect();
+        let zeros = vec![0.0; 60];
+        for n in [0, MAX_RESAMPLES + 1, 1 << 62] {
+            let err = Err(Error::InvalidValue(format!(
+                "n_resamples must be from 1 to {MAX_RESAMPLES} (MAX_RESAMPLES), got {n}"
+            )));
+            assert_eq!(bootstrap_means(&x, n, 0), err);
+            let method = PairedMethod::Permutation;
+            let test = paired_test(&x, &zeros, method, Alternative::TwoSided, n, 0);
+            assert_eq!(test.map(|t| t.n_resamples), err.map(|_: Vec<f64>| 0));
+        }
+        // 33 rows and 2^33 resamples asked for: past the bound, so neither enumerated nor drawn.
+        let t = paired_test(
+            &x[..33],
+            &zeros[..33],
+            PairedMethod::Permutation,
+            Alternative::TwoSided,
+            1 << 33,
+            0,
+        );
+        assert!(t.is_err());
     }
 
     #[test]

@@ -17,6 +17,8 @@
 use ahash::AHashMap;
 
 use crate::error::{Error, Result};
+use crate::interrupt::charge;
+use crate::metrics::no_reference;
 use crate::parallel;
 use crate::text::ter_tokenize::{tercom_tokenize, TercomOptions};
 use crate::text::unicode::{py_rstrip, py_split};
@@ -308,6 +310,9 @@ impl<'a> BeamEditDistance<'a> {
         for (i, &word) in (1..=n).zip(words) {
             let (before, rest) = self.forward.split_at_mut(self.band.start[i]);
             let width = self.band.hi[i] - self.band.lo[i];
+            if i % 64 == 0 {
+                charge((64 * width) as u64);
+            }
             step(
                 &self.band,
                 self.reference,
@@ -423,6 +428,9 @@ impl<'a> BeamEditDistance<'a> {
         let (n_hyp, n_ref) = (words.len(), reference.len());
         let mut best: Option<Shift> = None;
         for start_h in 0..n_hyp {
+            if start_h % 64 == 0 {
+                charge((64 * (2 * MAX_SHIFT_DIST + 1)) as u64);
+            }
             let r_from = start_h.saturating_sub(MAX_SHIFT_DIST);
             let r_to = n_ref.min(start_h + MAX_SHIFT_DIST + 1);
             for start_r in r_from..r_to {
@@ -483,6 +491,7 @@ impl<'a> BeamEditDistance<'a> {
             }
             prev_target = target;
             let target = target.max(0) as usize;
+            charge(words.len() as u64);
             let shifted = self.shifted_distance(words, start_h, length, target);
             *checked += 1;
             let candidate = Shift {
@@ -549,9 +558,7 @@ pub fn segment_stats(
     references: &[&str],
 ) -> Result<TerStats> {
     if references.is_empty() {
-        return Err(Error::InvalidValue(
-            "a segment has no reference (all references are None)".to_string(),
-        ));
+        return Err(no_reference());
     }
     let hyp_line = preprocess(opts, hypothesis);
     // sacrebleu preprocesses each reference twice: once when caching, once when extracting.

@@ -5,7 +5,8 @@
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{filled, Error, Result};
+use crate::interrupt::watched;
 
 /// Which of several equally frequent labels wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,7 +18,7 @@ pub enum Tie {
 }
 
 /// The outcome of one row.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Vote {
     /// The winning label code; -1 when every vote abstained.
     pub winner: i64,
@@ -48,12 +49,12 @@ const ROW_CHUNK: usize = 4096;
 pub fn majority_vote(codes: &[i64], rows: usize, k: usize, tie: Tie) -> Result<Vec<Vote>> {
     check_shape(codes, rows, k)?;
     if k == 0 {
-        return Ok(vec![vote_row(&[], tie); rows]);
+        return filled(rows, vote_row(&[], tie), "the votes");
     }
     Ok(codes
         .par_chunks(k)
         .with_min_len(ROW_CHUNK)
-        .map(|row| vote_row(row, tie))
+        .map(watched(|row: &[i64]| vote_row(row, tie)))
         .collect())
 }
 
@@ -94,7 +95,7 @@ fn vote_row(row: &[i64], tie: Tie) -> Vote {
 }
 
 /// Mean and median of one row of ordinal scores, NaN skipped.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Ordinal {
     pub mean: f64,
     /// The middle score; the mean of the two middle ones for an even count (as numpy).
@@ -107,12 +108,12 @@ pub struct Ordinal {
 pub fn ordinal_vote(scores: &[f64], rows: usize, k: usize) -> Result<Vec<Ordinal>> {
     check_shape(scores, rows, k)?;
     if k == 0 {
-        return Ok(vec![ordinal_row(&[]); rows]);
+        return filled(rows, ordinal_row(&[]), "the scores");
     }
     Ok(scores
         .par_chunks(k)
         .with_min_len(ROW_CHUNK)
-        .map(ordinal_row)
+        .map(watched(ordinal_row))
         .collect())
 }
 

@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
 use super::{
     check_same_length, first_error, for_each_item, gil_disabled, items, pool_for, prefetch,
-    run_rows, to_numpy, RawList, TextRows,
+    raw_str, run_attached, run_rows, to_numpy, RawList, TextRows,
 };
 use crate::metrics::bleu::{
     bleu_batch as batch, bleu_tokens_batch, corpus_stats, CorpusStats, HashToken, Id, Method,
@@ -293,6 +293,81 @@ unsafe fn read_token<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
     })
 }
 
+/// Reads one token through CPython's API (`PyUnicode_AsUTF8AndSize`, which keeps the UTF-8 text in
+/// the object): how tokens are read when `raw_str()` is off. UTF-8 bytes are equal exactly when
+/// the strings are (a string with a lone surrogate has none, and is `Bad::Invalid`).
+///
+/// # Safety
+/// This thread holds the GIL, and `obj` is a live object that outlives the result.
+unsafe fn api_token<'a>(obj: *mut ffi::PyObject) -> Result<&'a [u8], Bad> {
+    if ffi::PyUnicode_Check(obj) == 0 {
+        return Err(Bad::Invalid);
+    }
+    let mut size: ffi::Py_ssize_t = 0;
+    let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
+    match usize::try_from(size) {
+        Ok(len) if !data.is_null() => Ok(std::slice::from_raw_parts(data.cast::<u8>(), len)),
+        _ => {
+            ffi::PyErr_Clear();
+            Err(Bad::Invalid)
+        }
+    }
+}
+
+/// How `TokenRows` reads a token: from its object's header (`Raw`, on any thread while the GIL
+/// thread waits), or through the API (`Api`, on the GIL thread only).
+trait Reader {
+    type Token<'a>: HashToken + PartialEq + Copy;
+
+    /// # Safety
+    /// As for `read_token` (`Raw`) or `api_token` (`Api`).
+    unsafe fn read<'a>(obj: *mut ffi::PyObject) -> Result<Self::Token<'a>, Bad>;
+}
+
+struct Raw;
+struct Api;
+
+impl Reader for Raw {
+    type Token<'a> = StrToken<'a>;
+
+    unsafe fn read<'a>(obj: *mut ffi::PyObject) -> Result<StrToken<'a>, Bad> {
+        read_token(obj)
+    }
+}
+
+impl Reader for Api {
+    type Token<'a> = &'a [u8];
+
+    unsafe fn read<'a>(obj: *mut ffi::PyObject) -> Result<&'a [u8], Bad> {
+        api_token(obj)
+    }
+}
+
+/// Whether `read_token` and `ascii_short_key` read `obj`, a live `str` whose text is `text`, as
+/// that text (the check `super::str_layout_agrees` makes at import).
+pub(super) fn str_reads_agree(obj: &Bound<'_, PyAny>, text: &str) -> bool {
+    // SAFETY: the GIL is held and `obj` is a live `str` that nothing changes meanwhile.
+    let (token, key) = unsafe { (read_token(obj.as_ptr()), ascii_short_key(obj.as_ptr())) };
+    let code_points: Vec<u32> = match token {
+        Ok(StrToken { kind: 1, data }) => data.iter().map(|&b| u32::from(b)).collect(),
+        Ok(StrToken { kind: 2, data }) => data
+            .chunks_exact(2)
+            .map(|c| u32::from(u16::from_ne_bytes([c[0], c[1]])))
+            .collect(),
+        Ok(StrToken { kind: 4, data }) => data
+            .chunks_exact(4)
+            .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+        _ => return false,
+    };
+    let short_ascii = obj.is_exact_instance_of::<PyString>() && text.is_ascii() && text.len() < 8;
+    let key_agrees = match key {
+        Some(key) => short_ascii && Some(key) == short_key(text.as_bytes()),
+        None => !short_ascii,
+    };
+    key_agrees && code_points.iter().copied().eq(text.chars().map(u32::from))
+}
+
 /// The `short_key` of a token that is a `str` of at most 7 ASCII characters stored in its object
 /// (an exact, compact ASCII `str`: most tokens), from one 8-byte load that ends with its last
 /// character and so starts in the object's header; `None` for any other token.
@@ -320,14 +395,14 @@ unsafe fn ascii_short_key(obj: *mut ffi::PyObject) -> Option<u64> {
     Some(short_key_ending(eight, len))
 }
 
-/// `id(table, key, same)` for token `obj`: its key, and whether it equals hypothesis token `p`
-/// (`hypothesis` is the row's hypothesis; asked only of inexact keys).
+/// `id(table, key, same)` for token `obj`, read by `R`: its key, and whether it equals hypothesis
+/// token `p` (`hypothesis` is the row's hypothesis; asked only of inexact keys).
 ///
 /// # Safety
-/// As for `read_token`. With `whole_objects`, no other thread can be writing to a token's header
-/// (see `TokenRows::read`), so short ASCII tokens take `ascii_short_key`.
+/// As for `R::read`. With `whole_objects` (only with `Raw`), no other thread can be writing to a
+/// token's header (see `TokenRows::read`), so short ASCII tokens take `ascii_short_key`.
 #[inline(always)]
-unsafe fn token_id(
+unsafe fn token_id<R: Reader>(
     obj: *mut ffi::PyObject,
     whole_objects: bool,
     hypothesis: RawList,
@@ -337,11 +412,10 @@ unsafe fn token_id(
     if let Some(key) = whole_objects.then(|| ascii_short_key(obj)).flatten() {
         return Ok(id(table, (key, true), &|_| false));
     }
-    let token = read_token(obj)?;
+    let token = R::read(obj)?;
     let key = table.key_of(&token);
-    let same = |p: u32| {
-        (p as usize) < hypothesis.len && read_token(hypothesis.get(p as usize)) == Ok(token)
-    };
+    let same =
+        |p: u32| (p as usize) < hypothesis.len && R::read(hypothesis.get(p as usize)) == Ok(token);
     Ok(id(table, key, &same))
 }
 
@@ -487,8 +561,9 @@ unsafe fn row_lists(
 /// of the first row with a token that cannot be read, and why, if one has.
 ///
 /// # Safety
-/// Every list is live, and nothing changes it or its tokens meanwhile (see `RawList`).
-unsafe fn read_ids(
+/// Every list is live, and nothing changes it or its tokens meanwhile (see `RawList`); as for
+/// `R::read`.
+unsafe fn read_ids<R: Reader>(
     lists: &[RawList],
     row_ends: &[usize],
     whole_objects: bool,
@@ -509,7 +584,7 @@ unsafe fn read_ids(
             ahead.next();
             let hyp_id =
                 |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.hyp_id(i as u32, key, same);
-            let id = token_id(hypothesis.get(i), whole_objects, hypothesis, table, hyp_id);
+            let id = token_id::<R>(hypothesis.get(i), whole_objects, hypothesis, table, hyp_id);
             ids.push(id.map_err(|bad| (row, bad))?);
         }
         for list in references {
@@ -517,7 +592,7 @@ unsafe fn read_ids(
                 ahead.next();
                 let ref_id =
                     |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.ref_id(key, same);
-                let id = token_id(list.get(i), whole_objects, hypothesis, table, ref_id);
+                let id = token_id::<R>(list.get(i), whole_objects, hypothesis, table, ref_id);
                 ids.push(id.map_err(|bad| (row, bad))?);
             }
         }
@@ -589,8 +664,11 @@ impl TokenRows {
         } else {
             None
         };
+        // Tokens are read from their headers where the running interpreter's layout allows it
+        // (`raw_str`), shared with the pool's workers; else through the API on this thread.
+        let raw = raw_str();
         // With the GIL held here no thread writes to a token's header while it is read.
-        let whole_objects = snapshots.is_none();
+        let whole_objects = raw && snapshots.is_none();
         let (responses_read, references_read) = match &snapshots {
             Some((r, f)) => (r, f),
             None => (responses, references),
@@ -647,15 +725,15 @@ impl TokenRows {
                     }
                     chunk.row_ends.push(chunk.list_ends.len());
                 }
-                // SAFETY: as above.
+                let (table, ids) = (&mut scratch.table, &mut chunk.ids);
+                // SAFETY: as above; without `raw` the rows are read on this thread, which holds
+                // the GIL (see below).
                 let read = unsafe {
-                    read_ids(
-                        lists,
-                        &chunk.row_ends,
-                        whole_objects,
-                        &mut scratch.table,
-                        &mut chunk.ids,
-                    )
+                    if raw {
+                        read_ids::<Raw>(lists, &chunk.row_ends, whole_objects, table, ids)
+                    } else {
+                        read_ids::<Api>(lists, &chunk.row_ends, false, table, ids)
+                    }
                 };
                 if let Err((row, bad)) = read {
                     return (chunk, Some((first + row, bad)));
@@ -671,9 +749,9 @@ impl TokenRows {
             parallel::map_init(&chunk_indices, 1, Scratch::default, read_chunk)
         };
         // Shared with the pool's workers (see `run_rows`), or on this thread alone.
-        let read_rows = match pool_for(rows)? {
-            Some(pool) => parallel::with_pool(pool, read),
-            None => read(),
+        let read_rows = match pool_for(rows)?.filter(|_| raw) {
+            Some(pool) => run_attached(|| parallel::with_pool(pool, read))?,
+            None => run_attached(read)?,
         };
         if let Some(&bad) = read_rows.iter().find_map(|(_, bad)| bad.as_ref()) {
             return Ok(Err(bad));

@@ -2,17 +2,29 @@
 //! the GIL (naming the row and field of any bad value), runs the pure Rust kernel detached (a text
 //! batch's rows shared between the calling thread and the pool's helpers, a small batch on the
 //! calling thread alone), and maps `crate::error::Error` to Python exceptions here and nowhere else.
+//!
+//! Every detached run (`run_detached`, `run_rows`) is watched (see `crate::interrupt`): on Python's
+//! main thread it polls for signals every few milliseconds, so Ctrl-C stops it with the
+//! `KeyboardInterrupt` its handler raised; and a panic in it (a bug) becomes a `RuntimeError`, never
+//! PyO3's `PanicException` (sizes from the input are allocated fallibly: `Error::Memory`).
 
+use std::any::Any;
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use numpy::PyArray1;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{
+    PyImportError, PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 use rayon::ThreadPool;
 
 use crate::error::Error;
+use crate::interrupt::{self, Interrupted, Watch, POLL_EVERY};
 use crate::parallel::{self, Helpers};
 
 mod bleu;
@@ -39,8 +51,115 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
-        PyValueError::new_err(e.to_string())
+        match e {
+            Error::Memory(m) => PyMemoryError::new_err(m),
+            Error::InvalidValue(m) | Error::Reference(m) => PyValueError::new_err(m),
+        }
     }
+}
+
+/// The most threads `set_num_threads` starts: far above any core count, far below what would
+/// exhaust a process's address space with thread stacks.
+const MAX_THREADS: usize = 1024;
+
+/// An int argument `name` from `min` to `max`, or a ValueError naming both (a TypeError for what
+/// is not an int; a bool is not taken for one). Ints too large for 64 bits get the same ValueError.
+pub(crate) fn bounded(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    min: usize,
+    max: usize,
+) -> PyResult<usize> {
+    if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, got {}",
+            type_name(obj)
+        )));
+    }
+    match obj
+        .extract::<u64>()
+        .ok()
+        .and_then(|v| usize::try_from(v).ok())
+    {
+        Some(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(PyValueError::new_err(format!(
+            "{name} must be an int from {min} to {max}, got {}",
+            obj.str().map(|s| s.to_string()).unwrap_or_default()
+        ))),
+    }
+}
+
+/// The exception a signal handler raised while a call was detached, kept for the call to raise.
+type Raised = Arc<Mutex<Option<PyErr>>>;
+
+/// Whether this is Python's main thread, the only one that runs signal handlers (remembered per
+/// thread; a child forked from another thread keeps that thread's answer, and is not interrupted).
+fn is_main_thread(py: Python<'_>) -> bool {
+    thread_local! {
+        static MAIN: Cell<Option<bool>> = const { Cell::new(None) };
+    }
+    MAIN.get().unwrap_or_else(|| {
+        let main = py
+            .import("threading")
+            .and_then(|t| {
+                Ok(t.call_method0("current_thread")?
+                    .is(&t.call_method0("main_thread")?))
+            })
+            .unwrap_or(false);
+        MAIN.set(Some(main));
+        main
+    })
+}
+
+/// The watch of a call made on this thread: on the main thread it polls `PyErr_CheckSignals`,
+/// holding the GIL only for that moment, and keeps the exception a handler raised.
+fn watch(py: Python<'_>) -> (Arc<Watch>, Raised) {
+    let raised = Raised::default();
+    let poll = is_main_thread(py).then(|| {
+        let raised = raised.clone();
+        Box::new(move || {
+            Python::attach(|py| match py.check_signals() {
+                Ok(()) => false,
+                Err(e) => {
+                    if let Ok(mut slot) = raised.lock() {
+                        *slot = Some(e);
+                    }
+                    true
+                }
+            })
+        }) as interrupt::Poll
+    });
+    (Watch::new(poll), raised)
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    match (
+        payload.downcast_ref::<&str>(),
+        payload.downcast_ref::<String>(),
+    ) {
+        (Some(s), _) => (*s).to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "a panic without a message".to_string(),
+    }
+}
+
+/// What a detached call ended with, as Python sees it: the exception a signal handler raised
+/// meanwhile, if one did (the call's value, made or not, is dropped: a stopped call's parts may be
+/// missing, see `interrupt::watched`); else its value, or its panic (a bug) as a `RuntimeError`.
+fn settle<T>(outcome: std::thread::Result<T>, raised: &Raised) -> PyResult<T> {
+    if let Some(e) = raised.lock().ok().and_then(|mut slot| slot.take()) {
+        return Err(e);
+    }
+    outcome.map_err(|payload| {
+        if payload.is::<Interrupted>() {
+            return PyKeyboardInterrupt::new_err(());
+        }
+        PyRuntimeError::new_err(format!(
+            "rapideval internal error (please report it): {}",
+            panic_message(payload.as_ref())
+        ))
+    })
 }
 
 struct Pool {
@@ -111,16 +230,66 @@ fn pool() -> PyResult<(Arc<ThreadPool>, Option<Arc<Helpers>>)> {
     }
 }
 
-/// Release the GIL and run `f` on the kernels' pool. Results never depend on the thread count:
-/// every kernel computes each row independently and combines rows in a fixed order.
+/// Release the GIL and run `f` on the kernels' pool, this thread polling for signals meanwhile (see
+/// `watch`). Results never depend on the thread count: every kernel computes each row
+/// independently and combines rows in a fixed order.
 pub(crate) fn run_detached<T, F>(py: Python<'_>, f: F) -> PyResult<T>
 where
     T: Send,
     F: FnOnce() -> T + Send,
 {
     let (kernels, _) = pool()?;
-    Ok(py.detach(|| kernels.install(f)))
+    let (watch, raised) = watch(py);
+    let outcome = py.detach(|| {
+        let mut outcome: std::thread::Result<T> = Err(Box::new("a kernel job ended unrun"));
+        let done = AtomicBool::new(false);
+        let slot = Unshared(&mut outcome as *mut std::thread::Result<T>);
+        let finished = Unshared(&done as *const AtomicBool);
+        let caller = std::thread::current();
+        let call = Some(watch.clone());
+        let job = move || {
+            let result = catch_unwind(AssertUnwindSafe(|| interrupt::within(&call, f)));
+            // SAFETY: the caller waits for `done` before `outcome` and `done` go out of scope, and
+            // nothing else reads or writes `outcome` meanwhile; `done` is the job's last access to
+            // the caller's stack (`caller` and `call` are the job's own).
+            unsafe {
+                slot.get().write(result);
+                (*finished.get()).store(true, Ordering::Release);
+            }
+            caller.unpark();
+        };
+        let job: Box<dyn FnOnce() + Send + '_> = Box::new(job);
+        // SAFETY: only the lifetime changes: the job's borrows (`f`'s, and the two pointers) stay
+        // valid until it sets `done`, which this thread waits for below, unwinding included (the
+        // loop cannot unwind).
+        let job: Box<dyn FnOnce() + Send + 'static> = unsafe { std::mem::transmute(job) };
+        // Not `install` (which blocks this thread) nor a scope (which blocks it twice): this thread
+        // parks, and wakes every `POLL_EVERY` to poll for signals.
+        kernels.spawn(job);
+        while !done.load(Ordering::Acquire) {
+            std::thread::park_timeout(POLL_EVERY);
+            if !done.load(Ordering::Acquire) {
+                // Nothing may unwind out of this loop while the job runs (see above).
+                drop(catch_unwind(AssertUnwindSafe(|| watch.poll())));
+            }
+        }
+        outcome
+    });
+    settle(outcome, &raised)
 }
+
+/// A pointer handed to the job of `run_detached`, which it alone uses until it is done.
+struct Unshared<P>(P);
+
+impl<P: Copy> Unshared<P> {
+    /// The pointer (a method, so that a closure captures the whole `Unshared`, which is `Send`).
+    fn get(&self) -> P {
+        self.0
+    }
+}
+
+// SAFETY: see `run_detached`: the pointee is used by one thread at a time, the caller waiting.
+unsafe impl<P> Send for Unshared<P> {}
 
 /// Batches with fewer rows run on the calling thread (see `crate::parallel`).
 const POOL_ROWS: usize = 16;
@@ -134,23 +303,40 @@ fn pool_for(rows: usize) -> PyResult<Option<Arc<Helpers>>> {
 
 /// Release the GIL and run `f`, a batch of `rows` rows whose loops are `crate::parallel`'s, on this
 /// thread: the loops share their rows with the pool's workers, or run here alone (see `pool_for`).
+/// The call is watched from this thread, which polls at the loops' checkpoints (see `watch`).
 pub(crate) fn run_rows<T, F>(py: Python<'_>, rows: usize, f: F) -> PyResult<T>
 where
     T: Send,
     F: FnOnce() -> T + Send,
 {
-    Ok(match pool_for(rows)? {
-        Some(pool) => py.detach(|| parallel::with_pool(pool, f)),
-        None => py.detach(f),
-    })
+    let helpers = pool_for(rows)?;
+    let (watch, raised) = watch(py);
+    let outcome = py.detach(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            watch.run(|| match helpers {
+                Some(pool) => parallel::with_pool(pool, f),
+                None => f(),
+            })
+        }))
+    });
+    settle(outcome, &raised)
 }
 
-/// Use `n` threads for batch calls (0 = one per core): a text-metric batch runs on the calling
-/// thread and `n - 1` of the pool's workers; one of fewer than 16 rows, and every batch when `n` is
-/// 1, on the calling thread alone (the GIL released all the same).
+/// Runs `f` holding the GIL (it reads Python objects from the pool's threads meanwhile: see
+/// `TokenRows`), with a panic mapped as `run_rows` maps it. Not watched: a signal handler run by a
+/// poll could change the lists being read.
+pub(crate) fn run_attached<T>(f: impl FnOnce() -> T) -> PyResult<T> {
+    settle(catch_unwind(AssertUnwindSafe(f)), &Raised::default())
+}
+
+/// `set_num_threads(n: int) -> None` (rapideval's own; no reference library has it).
+/// Use `n` threads for batch calls (0 = one per core, at most `MAX_THREADS`, 1024): a text-metric batch
+/// runs on the calling thread and `n - 1` of the pool's workers; one of fewer than 16 rows, and
+/// every batch when `n` is 1, on the calling thread alone (the GIL released all the same).
 /// The pools of the last few thread counts are kept, so switching back starts no threads.
 #[pyfunction]
-fn set_num_threads(n: usize) -> PyResult<()> {
+fn set_num_threads(n: &Bound<'_, PyAny>) -> PyResult<()> {
+    let n = bounded(n, "set_num_threads: n", 0, MAX_THREADS)?;
     let mut pools = lock_pools()?;
     let pid = std::process::id();
     pools.retain(|p| p.pid == pid);
@@ -333,6 +519,49 @@ pub(crate) fn items<'py>(
     Ok(out)
 }
 
+/// Whether `str` objects are read from CPython's object headers (`compact_ascii` here,
+/// `bleu::read_token`, `string_distance::stored`): set at import, when the running interpreter's
+/// strings read so agree with what its API returns (see `str_layout_agrees`), unless the
+/// environment variable `RAPIDEVAL_STR_API` is set; otherwise every `str` is read through the API.
+static RAW_STR: AtomicBool = AtomicBool::new(false);
+
+/// See `RAW_STR`.
+pub(crate) fn raw_str() -> bool {
+    RAW_STR.load(Ordering::Relaxed)
+}
+
+/// Strings of every storage CPython has (empty, ASCII short and long, Latin-1, UCS-2, UCS-4, and
+/// a `str` subclass), each read by every header reader and compared with its text from the API.
+fn str_layout_agrees(py: Python<'_>) -> PyResult<bool> {
+    let texts = [
+        "",
+        "a",
+        "abcdefg",
+        "abcdefgh",
+        "the quick brown fox jumps over the lazy dog",
+        "é",
+        "naïve café",
+        "€",
+        "a€b ∑",
+        "😀",
+        "x😀y€é",
+    ];
+    let subclass = py.eval(c"type('S', (str,), {})", None, None)?;
+    let mut agree = true;
+    for text in texts {
+        let exact = PyString::new(py, text).into_any();
+        let derived = subclass.call1((text,))?;
+        for obj in [exact, derived] {
+            // SAFETY: the GIL is held and `obj` is a live `str`.
+            let ascii = unsafe { compact_ascii(obj.as_ptr()) };
+            agree &= ascii.is_none_or(|a| a == text);
+            agree &= bleu::str_reads_agree(&obj, text);
+            agree &= string_distance::str_reads_agree(&obj, text);
+        }
+    }
+    Ok(agree)
+}
+
 /// The text of an exact or subclassed `str` stored as compact ASCII (most strings), read from the
 /// object without a call; `None` for any other object, which `as_text` then reads or rejects.
 ///
@@ -390,7 +619,8 @@ impl<'py> Texts<'py> {
     /// Adds a `str` (or raises the error of `place`).
     fn push(&mut self, item: Bound<'py, PyAny>, place: &dyn Fn() -> String) -> PyResult<()> {
         // SAFETY: the GIL is held and `item` is a live object.
-        let text: *const str = match unsafe { compact_ascii(item.as_ptr()) } {
+        let ascii = raw_str().then(|| unsafe { compact_ascii(item.as_ptr()) });
+        let text: *const str = match ascii.flatten() {
             Some(text) => text,
             None => as_text(&item, place)?,
         };
@@ -430,6 +660,12 @@ impl<'py> References<'py> {
             refs.starts.push(refs.texts.len());
             if item.is_instance_of::<PyString>() {
                 return refs.texts.push(item, &|| format!("{field}[{row}]"));
+            }
+            if !(item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>()) {
+                return Err(PyTypeError::new_err(format!(
+                    "{field}[{row}]: expected a str or a list of str, got {}",
+                    type_name(&item)
+                )));
             }
             for_each_item(&item, &|| format!("{field}[{row}]"), |k, r| {
                 refs.texts.push(r, &|| format!("{field}[{row}][{k}]"))
@@ -527,11 +763,65 @@ pub(crate) fn row_error(row: usize, e: &Error) -> PyErr {
     PyValueError::new_err(format!("row {row}: {e}"))
 }
 
+/// Loads numpy's C API (and rust-numpy's borrow checking) now, at import: loaded by the first call
+/// that returns an array instead, it would run Python code there, and a `KeyboardInterrupt` pending
+/// from a signal during the call would make rust-numpy panic.
+fn load_numpy(py: Python<'_>) -> PyResult<()> {
+    let load = || PyArray1::<f64>::zeros(py, 0, false).readonly().len();
+    catch_unwind(AssertUnwindSafe(load))
+        .map(drop)
+        .map_err(|payload| {
+            PyImportError::new_err(format!(
+                "numpy's C API could not be loaded: {}",
+                panic_message(payload.as_ref())
+            ))
+        })
+}
+
+unsafe extern "C" {
+    /// mimalloc's `mi_collect` (linked from the allocator's C library).
+    fn mi_collect(force: bool);
+}
+
+/// `release_memory() -> None`: gives back to the system the memory rapideval's allocator (mimalloc)
+/// keeps for reuse after a call: `mi_collect(true)` on the calling thread and every pool thread. No
+/// reference library has it, and it changes no result; call it after a large batch whose inputs and
+/// results are freed (the next call then faults its pages in again).
+#[pyfunction]
+fn release_memory(py: Python<'_>) -> PyResult<()> {
+    // SAFETY: `mi_collect` only frees what its thread's heap holds free; callable on any thread.
+    let collect = || unsafe { mi_collect(true) };
+    let (kernels, helpers) = pool()?;
+    py.detach(|| {
+        kernels.broadcast(|_| collect());
+        if let Some(helpers) = helpers {
+            helpers.on_each(&collect);
+        }
+        collect();
+    });
+    Ok(())
+}
+
+/// Whether `str` objects are read from their headers (see `RAW_STR`), for tests.
+#[pyfunction]
+fn raw_str_reads() -> bool {
+    raw_str()
+}
+
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    load_numpy(py)?;
+    let forced_api = std::env::var_os("RAPIDEVAL_STR_API").is_some();
+    RAW_STR.store(!forced_api && str_layout_agrees(py)?, Ordering::Relaxed);
+    m.add("MAX_THREADS", MAX_THREADS)?;
+    m.add("MAX_RESAMPLES", crate::metrics::stats::MAX_RESAMPLES)?;
+    m.add("MAX_ORDER", crate::metrics::MAX_ORDER)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(release_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(raw_str_reads, m)?)?;
     text::register(m)?;
     bleu::register(m)?;
     gleu::register(m)?;

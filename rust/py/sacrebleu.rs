@@ -3,8 +3,9 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::TextRows;
+use super::{bounded, TextRows};
 use crate::metrics::sacrebleu_bleu::{self as bleu, BleuConfig, Smoothing};
+use crate::metrics::MAX_ORDER;
 use crate::text::sacrebleu::SacrebleuTokenizer;
 
 /// `(score, counts, totals, precisions, bp, sys_len, ref_len)` of sacrebleu's `BLEUScore`.
@@ -15,9 +16,10 @@ fn config(
     lowercase: bool,
     smooth_method: &str,
     smooth_value: Option<f64>,
-    max_ngram_order: usize,
+    max_ngram_order: &Bound<'_, PyAny>,
     effective_order: bool,
 ) -> PyResult<BleuConfig> {
+    let max_ngram_order = bounded(max_ngram_order, "max_ngram_order", 1, MAX_ORDER)?;
     Ok(BleuConfig::new(
         SacrebleuTokenizer::from_name(tokenize)?,
         lowercase,
@@ -39,7 +41,7 @@ fn sacrebleu_sentence_bleu<'py>(
     lowercase: bool,
     smooth_method: &str,
     smooth_value: Option<f64>,
-    max_ngram_order: usize,
+    max_ngram_order: &Bound<'py, PyAny>,
     effective_order: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let cfg = config(
@@ -67,7 +69,7 @@ fn sacrebleu_corpus_bleu<'py>(
     lowercase: bool,
     smooth_method: &str,
     smooth_value: Option<f64>,
-    max_ngram_order: usize,
+    max_ngram_order: &Bound<'py, PyAny>,
     effective_order: bool,
 ) -> PyResult<ScoreTuple> {
     let cfg = config(

@@ -4,8 +4,10 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::run_detached;
-use crate::metrics::stats::{self, Alternative, Correlation, KappaWeights, PairedMethod};
+use super::{bounded, run_detached};
+use crate::metrics::stats::{
+    self, Alternative, Correlation, KappaWeights, PairedMethod, MAX_RESAMPLES,
+};
 
 fn column<'a, T: numpy::Element>(
     arr: &'a PyReadonlyArray1<'_, T>,
@@ -31,16 +33,22 @@ fn mean_std(
     Ok((m.mean, m.std, m.count, m.nan_count))
 }
 
+/// `n_resamples`, from 1 to `MAX_RESAMPLES`.
+fn resamples(n: &Bound<'_, PyAny>) -> PyResult<usize> {
+    bounded(n, "n_resamples", 1, MAX_RESAMPLES)
+}
+
 /// The bootstrap distribution of the mean of the non-NaN values.
 #[pyfunction]
 fn bootstrap_means<'py>(
     py: Python<'py>,
     x: PyReadonlyArray1<'py, f64>,
-    n_resamples: usize,
+    n_resamples: &Bound<'py, PyAny>,
     seed: u64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let n_resamples = resamples(n_resamples)?;
     let x = column(&x, "scores")?;
-    let means = run_detached(py, || stats::bootstrap_means(x, n_resamples, seed))?;
+    let means = run_detached(py, || stats::bootstrap_means(x, n_resamples, seed))??;
     Ok(PyArray1::from_vec(py, means))
 }
 
@@ -53,9 +61,10 @@ fn paired_test(
     b: PyReadonlyArray1<'_, f64>,
     method: &str,
     alternative: &str,
-    n_resamples: usize,
+    n_resamples: &Bound<'_, PyAny>,
     seed: u64,
 ) -> PyResult<(f64, f64, usize, usize, bool)> {
+    let n_resamples = resamples(n_resamples)?;
     let method = match method {
         "permutation" => PairedMethod::Permutation,
         "bootstrap" => PairedMethod::Bootstrap,

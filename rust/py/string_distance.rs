@@ -1,6 +1,7 @@
 //! Bindings of the rapidfuzz string distances (`crate::metrics::string_distance`). A `str` is read
-//! as CPython stores it, 1, 2 or 4 bytes a code point, without a copy or a UTF-8 encoding: the
-//! kernels compare code points, as rapidfuzz does.
+//! as CPython stores it, 1, 2 or 4 bytes a code point, without a copy or a UTF-8 encoding (where
+//! `raw_str` allows; else through the API): the kernels compare code points, as rapidfuzz does, so
+//! a string with a lone surrogate is scored as rapidfuzz scores it.
 
 use std::cell::RefCell;
 
@@ -10,7 +11,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use super::{as_text, check_same_length, for_each_item, run_rows, to_numpy};
+use super::{check_same_length, for_each_item, raw_str, run_rows, to_numpy};
 
 use crate::metrics::string_distance::{self as kernels, Measure, Scratch, Text};
 
@@ -63,20 +64,24 @@ impl<'py> CodePoints<'py> {
         }
         // SAFETY: the GIL is held, `item` is a live `str`, and `self.objects` keeps it alive (and,
         // a `str` being immutable once shared, unchanged) as long as the slice is handed out.
-        let text = match unsafe { stored(item.as_ptr()) } {
+        let text = match raw_str()
+            .then(|| unsafe { stored(item.as_ptr()) })
+            .flatten()
+        {
             Some(text) => text,
             None => {
-                let s = as_text(&item, place)?;
-                if s.is_ascii() {
+                let utf8 = item.cast::<PyString>()?.to_str().ok();
+                match utf8.filter(|s| s.is_ascii()) {
                     // SAFETY: as above; the UTF-8 text lives as long as the object.
-                    Text::Ucs1(unsafe { extend(s.as_bytes()) })
-                } else {
-                    let codes: Vec<u32> = s.chars().map(u32::from).collect();
-                    // SAFETY: the buffer of `codes` is owned by `self.decoded` from here on and
-                    // never moved or changed: moving the `Vec` does not move its buffer.
-                    let text = Text::Ucs4(unsafe { extend(&codes) });
-                    self.decoded.push(codes);
-                    text
+                    Some(s) => Text::Ucs1(unsafe { extend(s.as_bytes()) }),
+                    None => {
+                        let codes = code_points(&item)?;
+                        // SAFETY: the buffer of `codes` is owned by `self.decoded` from here on
+                        // and never moved or changed: moving the `Vec` does not move its buffer.
+                        let text = Text::Ucs4(unsafe { extend(&codes) });
+                        self.decoded.push(codes);
+                        text
+                    }
                 }
             }
         };
@@ -87,6 +92,21 @@ impl<'py> CodePoints<'py> {
 
     fn texts(&self) -> &[Text<'_>] {
         &self.texts
+    }
+}
+
+/// The code points of a `str` (lone surrogates included), through CPython's API.
+fn code_points(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    // SAFETY: the GIL is held and `obj` is a live `str`; the copy is freed here, once read.
+    unsafe {
+        let len = usize::try_from(ffi::PyUnicode_GetLength(obj.as_ptr())).unwrap_or(0);
+        let copy = ffi::PyUnicode_AsUCS4Copy(obj.as_ptr());
+        if copy.is_null() {
+            return Err(PyErr::fetch(obj.py()));
+        }
+        let codes = std::slice::from_raw_parts(copy, len).to_vec();
+        ffi::PyMem_Free(copy.cast());
+        Ok(codes)
     }
 }
 
@@ -133,6 +153,19 @@ unsafe fn stored(_obj: *mut ffi::PyObject) -> Option<Text<'static>> {
     None
 }
 
+/// Whether `stored` reads `obj`, a live `str` whose text is `text`, as that text, or declines to
+/// (the check `super::str_layout_agrees` makes at import).
+pub(super) fn str_reads_agree(obj: &Bound<'_, PyAny>, text: &str) -> bool {
+    // SAFETY: the GIL is held and `obj` is a live `str` that nothing changes meanwhile.
+    let code_points: Vec<u32> = match unsafe { stored(obj.as_ptr()) } {
+        None => return true,
+        Some(Text::Ucs1(s)) => s.iter().map(|&c| u32::from(c)).collect(),
+        Some(Text::Ucs2(s)) => s.iter().map(|&c| u32::from(c)).collect(),
+        Some(Text::Ucs4(s)) => s.to_vec(),
+    };
+    code_points.iter().copied().eq(text.chars().map(u32::from))
+}
+
 /// One `str` argument named `field`.
 fn one<'py>(obj: &Bound<'py, PyAny>, field: &str) -> PyResult<CodePoints<'py>> {
     let mut text = CodePoints::with_capacity(1);
@@ -146,23 +179,26 @@ thread_local! {
 }
 
 /// `rapidfuzz.distance.<measure>.normalized_distance(a, b)` of rapidfuzz 3.14 (default
-/// arguments); `measure` is "levenshtein", "hamming", "jaro" or "jaro_winkler".
+/// arguments); `measure` is "levenshtein", "hamming", "jaro" or "jaro_winkler". A pair longer
+/// than `KEEP_SCRATCH_UP_TO` runs detached (the GIL released, a panic mapped), as a batch of one
+/// row; it is not interrupted inside (see `crate::interrupt`).
 #[pyfunction]
-fn string_distance(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, measure: &str) -> PyResult<f64> {
+fn string_distance(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    measure: &str,
+) -> PyResult<f64> {
     let measure = Measure::parse(measure)?;
     let (a, b) = (one(a, "a")?, one(b, "b")?);
     let (Some(&x), Some(&y)) = (a.texts().first(), b.texts().first()) else {
         return Ok(0.0);
     };
+    if x.len().max(y.len()) > KEEP_SCRATCH_UP_TO {
+        return run_rows(py, 1, || kernels::normalized_distance(measure, x, y));
+    }
     Ok(SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => {
-            let d = kernels::normalized_distance_with(&mut scratch, measure, x, y);
-            if x.len().max(y.len()) > KEEP_SCRATCH_UP_TO {
-                // Its tables grow with the longest string; a one-off long pair's are not kept.
-                *scratch = Scratch::new();
-            }
-            d
-        }
+        Ok(mut scratch) => kernels::normalized_distance_with(&mut scratch, measure, x, y),
         Err(_) => kernels::normalized_distance(measure, x, y),
     }))
 }

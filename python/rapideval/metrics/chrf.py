@@ -23,8 +23,8 @@ __all__ = ["CHRFScore", "chrf", "corpus_chrf"]
 
 Number = Union[int, float]
 
-#: The largest n-gram order accepted (``MAX_ORDER`` in rust/metrics/chrf.rs).
-MAX_ORDER = 1000
+#: The largest n-gram order accepted (``MAX_ORDER`` in rust/metrics/ngrams.rs, shared with sacrebleu BLEU).
+MAX_ORDER: int = _core.MAX_ORDER
 
 
 @dataclass(frozen=True)

@@ -37,21 +37,16 @@ def gleu(
     lists (its first item is a list or tuple: several references).
     Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released
     (with ``tokenizer=None`` the token lists are first read on all cores while the GIL is held, so no
-    Python code can change them meanwhile); the result does not depend on the thread count. Returns a float64 array, one score per row.
+    Python code can change them meanwhile); the result does not depend on the thread count. Returns a
+    float64 array, one score per row.
     """
+    lengths = (_order(min_len), _order(max_len))
     if tokenizer is None:
-        return score_rows(
-            _core.gleu_tokens,
-            responses,
-            references,
-            operator.index(min_len),
-            operator.index(max_len),
-        )
-    return score_rows(
-        _core.gleu_batch,
-        responses,
-        references,
-        tokenizer,
-        operator.index(min_len),
-        operator.index(max_len),
-    )
+        return score_rows(_core.gleu_tokens, responses, references, *lengths)
+    return score_rows(_core.gleu_batch, responses, references, tokenizer, *lengths)
+
+
+def _order(n: Any) -> int:
+    """An n-gram length as the kernel's 64-bit int: beyond that range every length is past every
+    sentence's (or, negative, before its start), so the value is clamped without changing a score."""
+    return max(-(2**63), min(operator.index(n), 2**63 - 1))

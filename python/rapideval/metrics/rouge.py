@@ -68,7 +68,14 @@ def rouge(
     the thread count. rouge-score's int zeros (ROUGE-L with an empty side) become ``0.0``. Raises
     ``ValueError`` for an unknown type or a row without references, ``TypeError`` for a non-``str``.
     """
-    types = [rouge_types] if isinstance(rouge_types, str) else list(rouge_types)
+    if isinstance(rouge_types, str):
+        types = [rouge_types]
+    else:
+        try:
+            types = list(rouge_types)
+        except TypeError:
+            raise TypeError(f"rouge_types: expected a ROUGE type or a sequence of them (rouge1 ... rouge9, "
+                            f"rougeL, rougeLsum), got {type(rouge_types).__name__}") from None
     out = score_rows(
         _core.rouge,
         responses,

@@ -2,7 +2,8 @@
 
 Both match ``sacrebleu.metrics.BLEU`` of sacrebleu 2.6.0 bit for bit for the tokenizers ``13a``,
 ``intl``, ``char`` and ``none``. Each reference row is one string or a list of strings (several
-references for that row).
+references for that row). ``max_ngram_order`` is from 1 to 1000 (``rapideval._core.MAX_ORDER``,
+the limit of chrF's orders too; sacrebleu has none), else a ``ValueError`` naming the limit.
 """
 
 from __future__ import annotations

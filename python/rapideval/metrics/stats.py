@@ -6,6 +6,13 @@ results that depend only on the seed (never on the thread count or the machine).
 NaN policy: NaN scores are skipped (and counted) by :func:`mean_std` and :func:`bootstrap_ci`;
 :func:`paired_test` and :func:`cohen_kappa` drop the rows where either side is missing (NaN or
 ``None``); :func:`correlation` follows ``nan_policy``.
+
+Input policy (every numeric kernel, as :func:`rapideval.cosine`): scores are real numbers; complex
+numbers are a ``TypeError`` (numpy would silently keep their real part). Labels (:func:`cohen_kappa`,
+:func:`rapideval.majority_vote`) are all numbers or all strings: a mix is a ``TypeError``.
+
+Limits: ``n_resamples`` is at most ``MAX_RESAMPLES`` (100,000,000: 800 MB of resample means), checked
+before any work; a larger value is a ``ValueError`` naming the limit.
 """
 
 from __future__ import annotations
@@ -17,8 +24,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _core
+from ._labels import as_labels
+
+#: The most resamples :func:`bootstrap_ci` and :func:`paired_test` draw.
+MAX_RESAMPLES: int = _core.MAX_RESAMPLES
 
 __all__ = [
+    "MAX_RESAMPLES",
     "BootstrapCI",
     "MeanStd",
     "PairedTest",
@@ -66,25 +78,34 @@ class PairedTest(NamedTuple):
 
 
 def _column(x: Any, name: str) -> np.ndarray:
-    """A C-contiguous 1-D float64 array; ``None`` becomes NaN."""
+    """A C-contiguous 1-D float64 array; ``None`` becomes NaN; complex numbers are a TypeError."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name}: expected a column of numbers, got {type(x).__name__}")
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        arr = np.asarray(x)
+    except ValueError:  # rows of different lengths
+        raise TypeError(f"{name}: expected numbers (None or NaN for a missing score)") from None
+    values = arr.ravel()
+    if arr.dtype.kind == "c" or (arr.dtype.kind == "O" and any(isinstance(v, (complex, np.complexfloating))
+                                                              for v in values)):
+        raise TypeError(f"{name}: expected real numbers, got complex ones (take their .real to score them)")
+    try:
+        if arr.dtype.kind == "O":
+            arr = np.array([math.nan if v is None else v for v in values], dtype=np.float64).reshape(arr.shape)
+        else:
+            arr = arr.astype(np.float64, copy=False)
     except (TypeError, ValueError):
-        values = list(x) if not isinstance(x, (str, bytes)) else None
-        if values is None:
-            raise TypeError(f"{name}: expected a column of numbers, got {type(x).__name__}") from None
-        try:
-            arr = np.array([math.nan if v is None else v for v in values], dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name}: expected numbers (None or NaN for a missing score)") from None
+        raise TypeError(f"{name}: expected numbers (None or NaN for a missing score)") from None
     if arr.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D column, got {arr.ndim} dimensions")
     return np.ascontiguousarray(arr)
 
 
 def _check_resamples(n_resamples: int, seed: int) -> None:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive int, got {n_resamples!r}")
+    """The types of ``n_resamples`` and ``seed``, and the seed's range (the kernel checks that
+    ``n_resamples`` is from 1 to ``MAX_RESAMPLES``)."""
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
+        raise ValueError(f"n_resamples must be an int from 1 to {MAX_RESAMPLES}, got {n_resamples!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
 
@@ -132,11 +153,19 @@ def bootstrap_ci(
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     _check_resamples(n_resamples, seed)
     x = _column(scores, "scores")
+    dist = _core.bootstrap_means(x, int(n_resamples), int(seed))
     kept = x[~np.isnan(x)]
     n = len(kept)
-    dist = _core.bootstrap_means(x, int(n_resamples), int(seed))
     if n == 0:
         return BootstrapCI(math.nan, math.nan, math.nan, math.nan, 0, dist)
+    # Infinite scores make infinite means, and inf - inf in the interval: NaN, as numpy's own, unwarned.
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        low, high, estimate, standard_error = _interval(dist, kept, confidence, method)
+    return BootstrapCI(low, high, estimate, standard_error, n, dist)
+
+
+def _interval(dist: np.ndarray, kept: np.ndarray, confidence: float, method: str) -> tuple[float, float, float, float]:
+    """(low, high, estimate, standard error) of a bootstrap distribution, as ``scipy.stats.bootstrap``."""
     # numpy's mean, as scipy's statistic: BCa counts the resample means below it, and with discrete
     # scores many resample means equal it up to the last bit.
     estimate = float(np.mean(kept))
@@ -146,8 +175,7 @@ def bootstrap_ci(
         below = np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)
         z0 = _ndtri(below / (2 * len(dist)))
         u = kept - estimate
-        with np.errstate(invalid="ignore", divide="ignore"):
-            accel = float(np.sum(u**3) / (6.0 * np.sum(u**2) ** 1.5))
+        accel = float(np.sum(u**3) / (6.0 * np.sum(u**2) ** 1.5))
         levels = [_ndtr(z0 + (z0 + z) / (1.0 - accel * (z0 + z))) for z in (_ndtri(alpha), -_ndtri(alpha))]
     if any(math.isnan(level) for level in levels):
         low = high = math.nan
@@ -156,7 +184,7 @@ def bootstrap_ci(
     if method == "basic":
         low, high = 2.0 * estimate - high, 2.0 * estimate - low
     standard_error = float(np.std(dist, ddof=1)) if len(dist) > 1 else math.nan
-    return BootstrapCI(low, high, estimate, standard_error, n, dist)
+    return low, high, estimate, standard_error
 
 
 def paired_test(
@@ -210,7 +238,7 @@ def correlation(x: Any, y: Any, *, method: str = "pearson", nan_policy: str = "p
 
 
 def _labels(x: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
-    arr = np.asarray(x)
+    arr = as_labels(x, name)
     if arr.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D column of labels, got {arr.ndim} dimensions")
     if arr.dtype.kind == "f":
@@ -224,7 +252,8 @@ def _labels(x: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
 def cohen_kappa(a: Any, b: Any, *, weights: str | None = None) -> float:
     """Cohen's kappa between two raters' labels, as ``sklearn.metrics.cohen_kappa_score``.
 
-    Labels are any comparable values; rows where either label is missing (None or NaN) are dropped.
+    Labels are any comparable values, all numbers or all strings (a mix is a ``TypeError``, as in
+    :func:`rapideval.majority_vote`); rows where either label is missing (None or NaN) are dropped.
     ``weights``: None (every disagreement costs 1), ``"linear"`` or ``"quadratic"`` (by the distance
     between the labels' positions in sorted order). NaN where kappa is undefined (no rows, or a single
     label in common so that no disagreement is expected).

@@ -73,8 +73,9 @@ def cosine_matrix(a: Any, b: Any, top_k: int | None = None) -> Any:
 
     With ``top_k=k`` returns :class:`TopK`: for every row of ``a`` the ``min(k, m)`` rows of ``b`` with
     the highest cosine, best first; equal scores are ordered by lower index, NaN scores come last. The
-    full matrix is never stored. float32 input is normalised in float64 and multiplied in float32
-    (1e-6 relative to the exact value), float64 in float64.
+    full matrix is never stored. float32 input is normalised in float64 and multiplied in float32, the
+    products summed in float32 for at most 1024 components and then in float64 (1e-6 relative to the
+    exact value at any dimension), float64 in float64.
     """
     x, y = _pair(a, b)
     if top_k is None:
@@ -83,5 +84,6 @@ def cosine_matrix(a: Any, b: Any, top_k: int | None = None) -> Any:
         raise TypeError(f"top_k: expected an int or None, got {type(top_k).__name__}")
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1, got {top_k}")
-    indices, scores = _core.cosine_top_k(x, y, int(top_k))
+    # At most the rows of b are kept: a larger k (any int) asks for all of them.
+    indices, scores = _core.cosine_top_k(x, y, min(int(top_k), max(len(y), 1)))
     return TopK(indices, scores)

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _core
+from ._labels import as_labels
 
 __all__ = ["MajorityVote", "OrdinalVote", "majority_vote", "ordinal_vote"]
 
@@ -37,7 +38,7 @@ class OrdinalVote(NamedTuple):
 
 
 def _matrix(votes: Any, name: str) -> np.ndarray:
-    arr = np.asarray(votes)
+    arr = as_labels(votes, name)
     if arr.ndim != 2:
         raise ValueError(f"{name}: expected a 2-D (rows x judges) matrix, got {arr.ndim} dimensions")
     return arr
@@ -54,7 +55,8 @@ def _missing(arr: np.ndarray) -> np.ndarray:
 def majority_vote(votes: Any, *, tie: str = "lowest") -> MajorityVote:
     """The most frequent label of each row of a (rows x judges) matrix.
 
-    Labels are any comparable values (bools for pass/fail verdicts, ints, strings). ``tie`` decides
+    Labels are any comparable values (bools for pass/fail verdicts, ints, strings), all numbers or all
+    strings (a mix is a ``TypeError``, as in :func:`rapideval.cohen_kappa`). ``tie`` decides
     between equally frequent labels: ``"lowest"`` takes the smallest label (as ``scipy.stats.mode``;
     ``False`` before ``True``), ``"first"`` the label of the earliest judge (lowest column) among them.
     ``agreement`` is the share of cast votes that went to the winner.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Optional
 
 from ....metrics.sacrebleu import SACREBLEU_VERSION
@@ -202,6 +202,19 @@ class Metric:
         raise RuntimeError("No references provided and the cache is empty.")
 
     @staticmethod
+    def _check_texts(named: Iterable[tuple[str, Any]]) -> None:
+        """After a kernel rejected a text: raises its error again, naming the text as the caller passed
+        it (``hypothesis``, ``hypotheses[i]``, ``references[k][i]``) where the kernel names a row of its
+        own columns (``responses[0]``). Lone surrogates are rejected, as in every text metric."""
+        for name, text in named:
+            if not isinstance(text, str):
+                raise TypeError(f"{name}: expected str, got {type(text).__name__}")
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise ValueError(f"{name}: string is not valid Unicode (lone surrogate at {e.start})") from None
+
+    @staticmethod
     def _check_lengths(hypotheses: Sequence[str], rows: Rows) -> None:
         if len(hypotheses) != len(rows):
             raise ValueError(f"{len(hypotheses)} hypotheses but the reference streams have {len(rows)} segments")
@@ -225,7 +238,12 @@ class Metric:
             raise TypeError(f"{name}: Each element of `refs` should be a string.")
         rows = self._rows([[r] for r in references])
         self._check_lengths([hypothesis], rows)
-        return self._score([hypothesis], rows)
+        try:
+            return self._score([hypothesis], rows)
+        except (TypeError, ValueError):
+            refs = ((f"references[{k}]", r) for k, r in enumerate(references) if r is not None)
+            self._check_texts([("hypothesis", hypothesis), *refs])
+            raise
 
     def corpus_score(self, hypotheses: Sequence[str], references: Optional[Streams], n_bootstrap: int = 1) -> Any:
         """The corpus score; ``references`` is a list of streams (or ``None`` to use the cached ones).
@@ -250,7 +268,13 @@ class Metric:
         hyps = list(hypotheses)
         rows = self._rows(references)
         self._check_lengths(hyps, rows)
-        score = self._score(hyps, rows)
+        try:
+            score = self._score(hyps, rows)
+        except (TypeError, ValueError):
+            streams = enumerate(references or [])
+            refs = ((f"references[{k}][{i}]", r) for k, s in streams for i, r in enumerate(s) if r is not None)
+            self._check_texts([*((f"hypotheses[{i}]", h) for i, h in enumerate(hyps)), *refs])
+            raise
         if n_bootstrap > 1:
             from ..significance import _bootstrap_resample
 
