@@ -6,7 +6,6 @@ needs memory for one chunk, not for its rows."""
 from __future__ import annotations
 
 import heapq
-import json
 import math
 import pathlib
 from collections import Counter
@@ -227,6 +226,3 @@ class EvaluationResult:
 
     def __repr__(self) -> str:
         return f"EvaluationResult({self.n_rows} rows, metrics {list(self.summary)})"
-
-    def to_json(self) -> str:
-        return json.dumps(self.metadata(), ensure_ascii=False)
