@@ -49,7 +49,7 @@ def _exact_match(responses: list[Any], references: list[Any]) -> np.ndarray:
 def _sacrebleu(responses: list[Any], references: list[Any]) -> np.ndarray:
     from .metrics.sacrebleu import sacrebleu_bleu
 
-    return sacrebleu_bleu(responses, references) / 100.0
+    return sacrebleu_bleu(responses, references)
 
 
 def _rouge(rouge_type: str) -> Callable[[list[Any], list[Any]], np.ndarray]:
@@ -70,13 +70,13 @@ def _meteor(responses: list[Any], references: list[Any]) -> np.ndarray:
 def _chrf(responses: list[Any], references: list[Any]) -> np.ndarray:
     from .metrics.chrf import chrf
 
-    return chrf(responses, references) / 100.0
+    return chrf(responses, references)
 
 
 def _ter(responses: list[Any], references: list[Any]) -> np.ndarray:
     from .metrics.ter import ter
 
-    return ter(responses, references) / 100.0
+    return ter(responses, references)
 
 
 METRICS: dict[str, Metric] = {

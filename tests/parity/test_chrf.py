@@ -78,7 +78,7 @@ def test_sentence_chrf(seg: tuple[str, list[str]], opts: dict) -> None:
     assert fields(ours) == fields(expected)
     assert str(ours) == str(expected)
     (batch,) = chrf([hyp], [refs], **opts)
-    assert batch.hex() == expected.score.hex()
+    assert batch.hex() == (expected.score / 100).hex()
 
 
 #: Words from a few (n-grams counted in a table) or many (sorted) distinct ones, long words that share
@@ -97,7 +97,7 @@ word_line = st.tuples(many_words, st.lists(separators, min_size=121, max_size=12
 @given(word_line, word_line, st.sampled_from([0, 1, 2, 3]), st.booleans())
 def test_chrf_plus_plus_word_vocabularies(hyp: str, ref: str, word_order: int, lowercase: bool) -> None:
     expected = CHRF(word_order=word_order, lowercase=lowercase).sentence_score(hyp, [ref]).score
-    assert chrf([hyp], [ref], word_order=word_order, lowercase=lowercase)[0].hex() == expected.hex()
+    assert chrf([hyp], [ref], word_order=word_order, lowercase=lowercase)[0].hex() == (expected / 100).hex()
 
 
 @given(segment, st.sampled_from([0, 2]))
@@ -105,7 +105,7 @@ def test_sentence_chrf_defaults(seg: tuple[str, list[str]], word_order: int) -> 
     hyp, refs = seg
     expected = sacrebleu.sentence_chrf(hyp, refs, word_order=word_order)
     assert fields(compat.sentence_chrf(hyp, refs, word_order=word_order)) == fields(expected)
-    assert chrf([hyp], [refs], word_order=word_order)[0].hex() == expected.score.hex()
+    assert chrf([hyp], [refs], word_order=word_order)[0].hex() == (expected.score / 100).hex()
 
 
 @given(st.lists(segment, min_size=1, max_size=8), options)
@@ -118,7 +118,7 @@ def test_corpus_chrf(segments: list[tuple[str, list[str]]], opts: dict) -> None:
     mine = compat.CHRF(**opts)
     assert fields(mine.corpus_score(hyps, streams)) == fields(expected)
     ours = corpus_chrf(hyps, rows, **opts)
-    assert ours.score.hex() == expected.score.hex()
+    assert ours.score.hex() == (expected.score / 100).hex()
     assert list(ours.statistics) == [int(x) for x in _reference_stats(metric, hyps, streams)]
     assert ours.signature == metric.get_signature().format() == mine.get_signature().format()
     assert mine.get_signature().format(short=True) == metric.get_signature().format(short=True)
@@ -146,7 +146,7 @@ def test_sentence_batch(segments: list[tuple[str, list[str]]], opts: dict) -> No
     hyps = [h for h, _ in segments]
     rows = [r for _, r in segments]
     metric = CHRF(**opts)
-    expected = [metric.sentence_score(h, r).score.hex() for h, r in segments]
+    expected = [(metric.sentence_score(h, r).score / 100).hex() for h, r in segments]
     assert [x.hex() for x in chrf(hyps, rows, **opts).tolist()] == expected
 
 
@@ -154,7 +154,7 @@ def test_sentence_batch(segments: list[tuple[str, list[str]]], opts: dict) -> No
 def test_real_prose(hyp: str, ref: str) -> None:
     for word_order in (0, 2):
         expected = sacrebleu.sentence_chrf(hyp, [ref], word_order=word_order)
-        assert chrf([hyp], [ref], word_order=word_order)[0].hex() == expected.score.hex()
+        assert chrf([hyp], [ref], word_order=word_order)[0].hex() == (expected.score / 100).hex()
 
 
 @pytest.mark.parametrize("word_order", [0, 2])
@@ -167,10 +167,11 @@ def test_example_dataset(word_order: int) -> None:
     hyps, refs = [r["response"] for r in rows], [r["reference"] for r in rows]
     others = refs[7:] + refs[:7]
     for references in (refs, refs[:200] + others[200:400] + refs[400:], [r if i % 3 else o for i, (r, o) in enumerate(zip(refs, others))]):
-        expected = [sacrebleu.sentence_chrf(h, [r], word_order=word_order).score.hex() for h, r in zip(hyps, references)]
+        expected = [(sacrebleu.sentence_chrf(h, [r], word_order=word_order).score / 100).hex()
+                    for h, r in zip(hyps, references)]
         assert [x.hex() for x in chrf(hyps, references, word_order=word_order).tolist()] == expected
     two = [[o, r] for r, o in zip(refs, others)]
-    expected = [sacrebleu.sentence_chrf(h, r, word_order=word_order).score.hex() for h, r in zip(hyps, two)]
+    expected = [(sacrebleu.sentence_chrf(h, r, word_order=word_order).score / 100).hex() for h, r in zip(hyps, two)]
     assert [x.hex() for x in chrf(hyps, two, word_order=word_order).tolist()] == expected
 
 
@@ -220,17 +221,19 @@ def test_tricky_inputs(text: str, word_order: int, lowercase: bool) -> None:
 
 
 def test_identical_and_empty() -> None:
-    assert chrf(["the cat"], ["the cat"])[0] == 100.0
+    assert chrf(["the cat"], ["the cat"])[0] == 1.0
     assert chrf([""], [""])[0] == 0.0
     assert chrf(["abc"], [""])[0] == 0.0 == sacrebleu.sentence_chrf("abc", [""]).score
 
 
 def test_column_types() -> None:
     hyps, refs = ["the cat sat", "a dog"], ["the cat sat down", "dog"]
-    expected = [sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hyps, refs)]
+    expected = [sacrebleu.sentence_chrf(h, [r]).score / 100 for h, r in zip(hyps, refs)]
     for make in (list, tuple, np.array, pa.array):
         assert chrf(make(hyps), make(refs)).tolist() == expected
-    assert corpus_chrf(pa.array(hyps), pa.array([[r] for r in refs])).score == sacrebleu.corpus_chrf(hyps, [refs]).score
+    assert corpus_chrf(pa.array(hyps), pa.array([[r] for r in refs])).score == (
+        sacrebleu.corpus_chrf(hyps, [refs]).score / 100
+    )
 
 
 def test_huge_strings() -> None:
@@ -239,7 +242,7 @@ def test_huge_strings() -> None:
     other = big.replace("fox", "cat", 5_000)
     for word_order in (0, 2):
         expected = sacrebleu.sentence_chrf(big, [other], word_order=word_order)
-        assert chrf([big], [other], word_order=word_order)[0].hex() == expected.score.hex()
+        assert chrf([big], [other], word_order=word_order)[0].hex() == (expected.score / 100).hex()
 
 
 def test_many_distinct_characters() -> None:
@@ -247,7 +250,7 @@ def test_many_distinct_characters() -> None:
     hyp = "".join(chr(0x4E00 + i) for i in range(3000))
     ref = "".join(chr(0x4E00 + (i * 7) % 3000) for i in range(3000)) + hyp[:500]
     expected = sacrebleu.sentence_chrf(hyp, [ref], word_order=2)
-    assert chrf([hyp], [ref], word_order=2)[0].hex() == expected.score.hex()
+    assert chrf([hyp], [ref], word_order=2)[0].hex() == (expected.score / 100).hex()
 
 
 @pytest.mark.parametrize(
@@ -312,5 +315,6 @@ def test_references_around_64_words(word_order: int) -> None:
             hyps.append(" ".join(hyp_words[start : start + n - 5]))
             references.append([" ".join(words[start : start + n]), " ".join(words[start + 1 : start + 12])])
     for refs in ([r[:1] for r in references], references):
-        expected = [sacrebleu.sentence_chrf(h, r, word_order=word_order).score.hex() for h, r in zip(hyps, refs)]
+        expected = [(sacrebleu.sentence_chrf(h, r, word_order=word_order).score / 100).hex()
+                    for h, r in zip(hyps, refs)]
         assert [x.hex() for x in chrf(hyps, refs, word_order=word_order).tolist()] == expected

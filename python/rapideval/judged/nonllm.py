@@ -232,7 +232,7 @@ class BleuScore(_RowMetric):
     ``"none"``, ``lowercase``, ``smooth_method`` ``"exp"`` / ``"floor"`` / ``"add-k"`` / ``"none"``,
     ``smooth_value``, ``use_effective_order`` (off, as in ``corpus_bleu``). Scale 0-1, higher = closer.
     Statuses: ``ok``; ``not_applicable`` when either text is missing or empty. ``details``: sacrebleu's
-    ``precisions`` (0-100), ``bp``, ``sys_len``, ``ref_len`` and ``signature``
+    ``precisions`` (divided by 100: 0 to 1), ``bp``, ``sys_len``, ``ref_len`` and ``signature``
     (``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``). Signature:
     ``bleu_score|options:<h>|rapideval:<v>``."""
 
@@ -291,7 +291,7 @@ class BleuScore(_RowMetric):
             "ref_len": result.ref_len,
             "signature": result.signature,
         }
-        return result.score / 100, "", details
+        return result.score, "", details
 
 
 class RougeScore(_RowMetric):
@@ -386,7 +386,7 @@ class ChrfScore(_RowMetric):
 
     def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
         result = self._chrf([fields["response"]], [fields["reference"]])
-        return result.score / 100, "", {"signature": result.signature}
+        return result.score, "", {"signature": result.signature}
 
 
 class _ContextMetric(_Measured):

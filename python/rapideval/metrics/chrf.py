@@ -1,9 +1,10 @@
-"""sacrebleu 2.6.0 chrF and chrF++ over columns: per-row sentence chrF and corpus chrF, on sacrebleu's
-0-100 scale.
+"""sacrebleu 2.6.0 chrF and chrF++ over columns: per-row sentence chrF and corpus chrF, on rapideval's 0-1
+scale.
 
-Both match ``sacrebleu.metrics.CHRF`` of sacrebleu 2.6.0 bit for bit (character n-grams of orders
+Both match ``sacrebleu.metrics.CHRF`` of sacrebleu 2.6.0 bit for bit, divided by 100
+(:mod:`rapideval.compat.sacrebleu` keeps sacrebleu's 0-100 scale): character n-grams of orders
 1..``char_order`` with whitespace removed, word n-grams of orders 1..``word_order`` for chrF++, F-beta
-with sacrebleu's effective-order averaging or ``eps_smoothing``). Each reference row is one string or
+with sacrebleu's effective-order averaging or ``eps_smoothing``. Each reference row is one string or
 a list of strings; with several references a row keeps the statistics of its best reference.
 """
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from .. import _core
 from .._inputs import as_list, as_references, score_rows
-from .sacrebleu import SACREBLEU_VERSION, count_references
+from .sacrebleu import SACREBLEU_VERSION, count_references, percent_to_unit
 
 __all__ = ["CHRFScore", "chrf", "corpus_chrf"]
 
@@ -29,7 +30,7 @@ MAX_ORDER: int = _core.MAX_ORDER
 
 @dataclass(frozen=True)
 class CHRFScore:
-    """A corpus chrF result: the score of sacrebleu 2.6.0 ``CHRFScore``, its parameters, the summed
+    """A corpus chrF result: the score of sacrebleu 2.6.0 ``CHRFScore`` divided by 100, its parameters, the summed
     statistics (``[hyp n-grams, ref n-grams, matches]`` per character order, then per word order) and
     the signature."""
 
@@ -52,14 +53,14 @@ def chrf(
     whitespace: bool = False,
     eps_smoothing: bool = False,
 ) -> np.ndarray:
-    """``sacrebleu.sentence_chrf(response, refs, ...).score`` (``CHRF(...).sentence_score``, sacrebleu
-    2.6.0) for every row, as a float64 array. ``word_order=2`` is chrF++."""
-    return score_rows(
+    """``sacrebleu.sentence_chrf(response, refs, ...).score / 100`` (``CHRF(...).sentence_score``, sacrebleu
+    2.6.0) for every row, as a float64 array from 0 to 1. ``word_order=2`` is chrF++."""
+    return percent_to_unit(score_rows(
         _core.sacrebleu_sentence_chrf,
         responses,
         references,
         *config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
-    )
+    ))
 
 
 def corpus_chrf(
@@ -74,7 +75,7 @@ def corpus_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """``CHRF(...).corpus_score(responses, ref_streams)`` (sacrebleu 2.6.0) with the references given
-    per row instead of as streams."""
+    per row instead of as streams, its score divided by 100."""
     rows = as_references(references)
     score, stats = _core.sacrebleu_corpus_chrf(
         as_list(responses, "responses"),
@@ -82,7 +83,7 @@ def corpus_chrf(
         *config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
     )
     sig = signature(count_references(rows), lowercase, eps_smoothing, char_order, word_order, whitespace)
-    return CHRFScore(score, char_order, word_order, beta, tuple(stats), sig)
+    return CHRFScore(score / 100, char_order, word_order, beta, tuple(stats), sig)
 
 
 def config(

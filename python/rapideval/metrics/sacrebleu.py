@@ -1,6 +1,8 @@
-"""sacrebleu 2.6.0 BLEU over columns: per-row sentence BLEU and corpus BLEU, on sacrebleu's 0-100 scale.
+"""sacrebleu 2.6.0 BLEU over columns: per-row sentence BLEU and corpus BLEU on rapideval's 0-1 scale.
 
-Both match ``sacrebleu.metrics.BLEU`` of sacrebleu 2.6.0 bit for bit for the tokenizers ``13a``,
+Both match ``sacrebleu.metrics.BLEU`` of sacrebleu 2.6.0 bit for bit, divided by 100 (the score and the
+precisions: sacrebleu's value ``/ 100`` exactly; :mod:`rapideval.compat.sacrebleu` keeps sacrebleu's 0-100
+scale), for the tokenizers ``13a``,
 ``intl``, ``char`` and ``none``. Each reference row is one string or a list of strings (several
 references for that row). ``max_ngram_order`` is from 1 to 1000 (``rapideval._core.MAX_ORDER``,
 the limit of chrF's orders too; sacrebleu has none), else a ``ValueError`` naming the limit.
@@ -29,7 +31,8 @@ Number = Union[int, float]
 
 @dataclass(frozen=True)
 class BLEUScore:
-    """A corpus BLEU result with the fields of sacrebleu 2.6.0 ``BLEUScore`` plus its signature."""
+    """A corpus BLEU result with the fields of sacrebleu 2.6.0 ``BLEUScore`` plus its signature; ``score`` and
+    ``precisions`` are sacrebleu's divided by 100 (0 to 1)."""
 
     score: float
     counts: tuple[Number, ...]
@@ -52,9 +55,9 @@ def sacrebleu_bleu(
     effective_order: bool = True,
     max_ngram_order: int = 4,
 ) -> np.ndarray:
-    """``sacrebleu.sentence_bleu(response, refs, ...).score`` (sacrebleu 2.6.0) for every row, as a
-    float64 array. The defaults are ``sentence_bleu``'s (``exp`` smoothing, effective order on)."""
-    return score_rows(
+    """``sacrebleu.sentence_bleu(response, refs, ...).score / 100`` (sacrebleu 2.6.0) for every row, as a
+    float64 array from 0 to 1. The defaults are ``sentence_bleu``'s (``exp`` smoothing, effective order on)."""
+    return percent_to_unit(score_rows(
         _core.sacrebleu_sentence_bleu,
         responses,
         references,
@@ -64,7 +67,7 @@ def sacrebleu_bleu(
         None if smooth_value is None else float(smooth_value),
         max_ngram_order,
         effective_order,
-    )
+    ))
 
 
 def sacrebleu_corpus_bleu(
@@ -79,15 +82,17 @@ def sacrebleu_corpus_bleu(
     max_ngram_order: int = 4,
 ) -> BLEUScore:
     """``sacrebleu.corpus_bleu(responses, ref_streams, ...)`` (sacrebleu 2.6.0) with the references
-    given per row instead of as streams. The defaults are ``corpus_bleu``'s (``exp`` smoothing,
-    effective order off)."""
+    given per row instead of as streams, its score and precisions divided by 100. The defaults are
+    ``corpus_bleu``'s (``exp`` smoothing, effective order off)."""
     rows = as_references(references)
-    parts = corpus_parts(as_list(responses, "responses"), rows, tokenize, lowercase, smooth_method, smooth_value,
-                         effective_order, max_ngram_order)
+    score, counts, totals, precisions, bp, sys_len, ref_len = corpus_parts(
+        as_list(responses, "responses"), rows, tokenize, lowercase, smooth_method, smooth_value, effective_order,
+        max_ngram_order)  # fmt: skip
     nrefs = count_references(rows)
     return BLEUScore(
-        *parts, signature=signature(nrefs, lowercase, effective_order, tokenize, smooth_method, smooth_value)
-    )
+        score / 100, counts, totals, tuple(p / 100 for p in precisions), bp, sys_len, ref_len,
+        signature=signature(nrefs, lowercase, effective_order, tokenize, smooth_method, smooth_value),
+    )  # fmt: skip
 
 
 def corpus_parts(
@@ -125,6 +130,13 @@ def corpus_parts(
         return tuple(v if is_float else int(v) for v, is_float in zip(values, floats))
 
     return score, typed(counts), typed(totals), tuple(precisions), bp, sys_len, ref_len
+
+
+def percent_to_unit(scores: np.ndarray) -> np.ndarray:
+    """sacrebleu's 0-100 scores on rapideval's 0-1 scale: ``score / 100``, the division a user of sacrebleu
+    would write, so the values equal theirs bit for bit."""
+    scores /= 100
+    return scores
 
 
 def count_references(rows: list[Any]) -> Union[int, str]:

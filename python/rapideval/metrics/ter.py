@@ -1,6 +1,8 @@
-"""sacrebleu 2.6.0 TER over columns: per-row sentence TER and corpus TER, on sacrebleu's 0-100 scale.
+"""sacrebleu 2.6.0 TER over columns: per-row sentence TER and corpus TER as edits per reference word (0 for
+a perfect match, above 1 where the edits outnumber the reference's words; lower is better).
 
-Both match ``sacrebleu.metrics.TER`` of sacrebleu 2.6.0 bit for bit: the tercom tokenizer with its
+Both match ``sacrebleu.metrics.TER`` of sacrebleu 2.6.0 bit for bit, divided by 100
+(:mod:`rapideval.compat.sacrebleu` keeps sacrebleu's percentages): the tercom tokenizer with its
 ``normalized``, ``no_punct``, ``asian_support`` and ``case_sensitive`` options, and sacrebleu's beam
 edit distance with block shifts (at most 10 words, 50 positions, 1000 evaluated candidates). Each
 reference row is one string or a list of strings; a row's edits are the fewest over its references
@@ -16,14 +18,15 @@ import numpy as np
 
 from .. import _core
 from .._inputs import as_list, as_references, score_rows
-from .sacrebleu import SACREBLEU_VERSION, count_references
+from .sacrebleu import SACREBLEU_VERSION, count_references, percent_to_unit
 
 __all__ = ["TERScore", "corpus_ter", "ter"]
 
 
 @dataclass(frozen=True)
 class TERScore:
-    """A corpus TER result with the fields of sacrebleu 2.6.0 ``TERScore`` plus its signature."""
+    """A corpus TER result with the fields of sacrebleu 2.6.0 ``TERScore`` plus its signature; ``score`` is
+    sacrebleu's divided by 100."""
 
     score: float
     num_edits: int
@@ -40,9 +43,9 @@ def ter(
     asian_support: bool = False,
     case_sensitive: bool = False,
 ) -> np.ndarray:
-    """``sacrebleu.sentence_ter(response, refs, ...).score`` (sacrebleu 2.6.0) for every row, as a
-    float64 array."""
-    return score_rows(
+    """``sacrebleu.sentence_ter(response, refs, ...).score / 100`` (sacrebleu 2.6.0) for every row, as a
+    float64 array (0 is a perfect match; lower is better)."""
+    return percent_to_unit(score_rows(
         _core.sacrebleu_sentence_ter,
         responses,
         references,
@@ -50,7 +53,7 @@ def ter(
         bool(no_punct),
         bool(asian_support),
         bool(case_sensitive),
-    )
+    ))
 
 
 def corpus_ter(
@@ -63,7 +66,7 @@ def corpus_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """``sacrebleu.corpus_ter(responses, ref_streams, ...)`` (sacrebleu 2.6.0) with the references
-    given per row instead of as streams."""
+    given per row instead of as streams, its score divided by 100."""
     rows = as_references(references)
     score, num_edits, ref_length = _core.sacrebleu_corpus_ter(
         as_list(responses, "responses"),
@@ -74,7 +77,7 @@ def corpus_ter(
         bool(case_sensitive),
     )
     sig = signature(count_references(rows), bool(case_sensitive), bool(normalized), bool(no_punct), bool(asian_support))
-    return TERScore(score, num_edits, ref_length, sig)
+    return TERScore(score / 100, num_edits, ref_length, sig)
 
 
 def signature(
