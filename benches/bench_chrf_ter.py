@@ -98,6 +98,7 @@ def main() -> None:
     import sacrebleu
 
     hyps, refs = load_pairs(args.pairs)
+    # sacrebleu's scores are divided by 100 to compare with rapideval's flat API (0 to 1).
     m = min(args.reference_pairs, args.pairs)  # the references score the first pairs
     print(f"{args.pairs} pairs (sacrebleu timed on {m}); {args.repeats} interleaved rounds; {os.cpu_count()} cores")
     report = Report("bench_chrf_ter", {"pairs": args.pairs, "reference_pairs": m, "repeats": args.repeats,
@@ -106,23 +107,23 @@ def main() -> None:
     for name, word_order in (("chrF", 0), ("chrF++", 2)):
         bench_sentence(report, f"sacrebleu sentence_chrf, {name} (word_order={word_order})", m, args.repeats,
                        lambda: chrf(hyps, refs, word_order=word_order),
-                       lambda k: [sacrebleu.sentence_chrf(hyps[i], [refs[i]], word_order=word_order).score
+                       lambda k: [sacrebleu.sentence_chrf(hyps[i], [refs[i]], word_order=word_order).score / 100
                                   for i in range(k)])  # fmt: skip
     # Pairs that share little: chrF pairs off identical suffixes before sorting, which pays where the
     # texts share much of their wording (the rewrites above) and is skipped where they do not.
     others = refs[7:] + refs[:7]
     bench_sentence(report, "sacrebleu sentence_chrf, chrF, each hypothesis against another row's reference", m, args.repeats,
                    lambda: chrf(hyps, others),
-                   lambda k: [sacrebleu.sentence_chrf(hyps[i], [others[i]]).score for i in range(k)])  # fmt: skip
+                   lambda k: [sacrebleu.sentence_chrf(hyps[i], [others[i]]).score / 100 for i in range(k)])  # fmt: skip
     bench_sentence(report, "sacrebleu sentence_ter", m, args.repeats, lambda: ter(hyps, refs),
-                   lambda k: [sacrebleu.sentence_ter(hyps[i], [refs[i]]).score for i in range(k)])  # fmt: skip
+                   lambda k: [sacrebleu.sentence_ter(hyps[i], [refs[i]]).score / 100 for i in range(k)])  # fmt: skip
 
     h, r = hyps[:m], refs[:m]
     bench_corpus(report, "sacrebleu corpus_chrf (chrF++)", m, args.repeats,
                  lambda: corpus_chrf(h, r, word_order=2).score,
-                 lambda: sacrebleu.corpus_chrf(h, [r], word_order=2).score)  # fmt: skip
+                 lambda: sacrebleu.corpus_chrf(h, [r], word_order=2).score / 100)  # fmt: skip
     bench_corpus(report, "sacrebleu corpus_ter", m, args.repeats, lambda: corpus_ter(h, r).score,
-                 lambda: sacrebleu.corpus_ter(h, [r]).score)  # fmt: skip
+                 lambda: sacrebleu.corpus_ter(h, [r]).score / 100)  # fmt: skip
     report.write(args.json, args.note)
 
 

@@ -185,7 +185,7 @@ def main() -> None:
 
     bench_task(table, report, "sacrebleu sentence_bleu (13a, exp, effective order)", m, args.repeats,
                lambda: sacrebleu_bleu(hyps, refs),
-               {"sacrebleu": ("sacrebleu", lambda k: [sacrebleu.sentence_bleu(hyps[i], [refs[i]]).score for i in range(k)])},
+               {"sacrebleu": ("sacrebleu", lambda k: [sacrebleu.sentence_bleu(hyps[i], [refs[i]]).score / 100 for i in range(k)])},
                exact="sacrebleu")
     report.write(args.json, args.note)
 
