@@ -174,11 +174,11 @@ def test_ctrl_c_keeps_finished_chunks_and_the_same_call_resumes(tmp_path, monkey
     real = evaluation_metrics.run_chunk
     calls = []
 
-    async def interrupted(*args, **kwargs):
+    def interrupted(*args, **kwargs):
         calls.append(args[3])
         if len(calls) == 4:
             raise KeyboardInterrupt
-        return await real(*args, **kwargs)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr("rapideval.evaluation.run_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):

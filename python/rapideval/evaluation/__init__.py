@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..judged.base import run_sync
-from ..llm import JudgeClient
+import numpy as np
+
 from .metrics import Scores, Spec, names, resolve, run_chunk
 from .result import EvaluationResult, MetricSummary, Tracker
 from .sources import Chunk, open_source
 from .store import Output
+
+if TYPE_CHECKING:
+    from ..llm import JudgeClient
 
 __all__ = ["EvaluationResult", "MetricSummary", "evaluate", "metric_names"]
 
@@ -70,10 +73,7 @@ def score_chunk(chunk: Chunk, specs: Sequence[Spec], fields: Mapping[str, str], 
     """The output rows of one chunk (:func:`chunk_table`): every metric of ``specs`` on its rows, the fields
     read from the data columns ``fields`` names, the judged metrics in one run of ``judge``."""
     values = {field: chunk.columns[column] for field, column in fields.items()}
-    scores = run_sync(
-        lambda: run_chunk(specs, values, fields, chunk.first_row, chunk.row_errors, chunk.n_rows, judge, embedder),
-        judge, embedder,
-    )  # fmt: skip
+    scores = run_chunk(specs, values, fields, chunk.first_row, chunk.row_errors, chunk.n_rows, judge, embedder)
     return chunk_table(chunk, ids, scores)
 
 
@@ -82,14 +82,14 @@ def chunk_table(chunk: Chunk, ids: Sequence[str], scores: Mapping[str, Scores]) 
     status, reason and cause."""
     import pyarrow as pa
 
-    data: dict[str, Any] = {"row": pa.array(range(chunk.first_row, chunk.first_row + chunk.n_rows), pa.int64())}
+    data: dict[str, Any] = {"row": pa.array(np.arange(chunk.first_row, chunk.first_row + chunk.n_rows, dtype=np.int64))}
     for c in ids:
         try:
             data[c] = pa.array(chunk.columns[c])
         except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed types: kept as text
             data[c] = pa.array([None if v is None else str(v) for v in chunk.columns[c]], pa.string())
     for name, s in scores.items():
-        data[name] = pa.array(s.values, pa.float64(), from_pandas=True)  # NaN: null
+        data[name] = pa.array(s.values, pa.float64(), mask=np.isnan(s.values))  # NaN: null
         data[f"{name}.status"] = pa.array(s.status, pa.string())
         data[f"{name}.reason"] = pa.array(s.reason, pa.string())
         data[f"{name}.cause"] = pa.array(s.cause, pa.string())
@@ -140,6 +140,8 @@ def evaluate(
         raise ValueError(f"evaluate: chunk_size must be a positive int, got {chunk_size!r}")
     needs_judge = any(s.metric is not None and s.metric.uses_judge for s in specs)
     if needs_judge and judge is None:
+        from ..llm import JudgeClient
+
         judge = JudgeClient()
     signatures = {s.name: s.signature(judge, embedder) for s in specs}
     directions = {s.name: s.higher_is_better for s in specs}

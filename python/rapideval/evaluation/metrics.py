@@ -10,15 +10,18 @@ s / 7, a bool 0 or 1). ``higher_is_better`` says the direction (False for TER, t
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..judged.base import FIELDS, JudgedMetric, score_rows
-from ..llm import JudgeClient
 from ..score import METRICS as DETERMINISTIC
+
+# The judged metrics and their runtime (openai, pydantic: a second to import) load when a run has a judged metric.
+if TYPE_CHECKING:
+    from ..judged.base import JudgedMetric
+    from ..llm import JudgeClient
 
 __all__ = ["Scores", "Spec", "names", "resolve", "run_chunk"]
 
@@ -95,33 +98,40 @@ def resolve(metrics: Sequence[Any]) -> list[Spec]:
     """The specs of ``metrics`` (names or JudgedMetric objects), with unique output names; ValueError for an
     unknown name (listing the known ones), TypeError for another object or a metric whose values are not
     numbers on a fixed scale."""
-    if isinstance(metrics, (str, JudgedMetric)):
-        metrics = [metrics]
+    metrics = [metrics] if isinstance(metrics, str) or not isinstance(metrics, Iterable) else list(metrics)
     if not metrics:
         raise ValueError("evaluate: no metrics given")
-    judged = _judged_by_name()
     specs = []
     for m in metrics:
-        if isinstance(m, str):
-            if m in DETERMINISTIC:
-                d = DETERMINISTIC[m]
-                specs.append(Spec(m, TEXT_FIELDS, (), m != "ter", d.reference, compute=d.compute))
-                continue
-            if m not in judged:
-                raise ValueError(f"evaluate: unknown metric {m!r}; known: {', '.join(names())}")
-            m = judged[m]()
-        if not isinstance(m, JudgedMetric):
-            raise TypeError(f"evaluate: a metric is a name or a rapideval.judged metric, got {type(m).__name__}")
-        if m.scale is None:
-            raise TypeError(f"evaluate: metric {m.name!r} ({type(m).__name__}) gives values that are not numbers "
-                            f"on a fixed scale; score it with its batch_score()")  # fmt: skip
-        optional = tuple(f for f in dict.fromkeys((*m.optional, *(m.multi_turn or ()))) if f not in m.required)
-        specs.append(Spec(m.name, m.required, optional, m.higher_is_better, type(m).__name__, metric=m))
+        if isinstance(m, str) and m in DETERMINISTIC:
+            d = DETERMINISTIC[m]
+            specs.append(Spec(m, TEXT_FIELDS, (), m != "ter", d.reference, compute=d.compute))
+        else:
+            specs.append(_judged_spec(m))
     seen = [s.name for s in specs]
     duplicates = sorted({n for n in seen if seen.count(n) > 1})
     if duplicates:
         raise ValueError(f"evaluate: two metrics named {duplicates}; give one of them another name=")
     return specs
+
+
+def _judged_spec(metric: Any) -> Spec:
+    """The spec of a judged metric given by name or as an object."""
+    from ..judged.base import JudgedMetric
+
+    if isinstance(metric, str):
+        judged = _judged_by_name()
+        if metric not in judged:
+            raise ValueError(f"evaluate: unknown metric {metric!r}; known: {', '.join(names())}")
+        metric = judged[metric]()
+    if not isinstance(metric, JudgedMetric):
+        raise TypeError(f"evaluate: a metric is a name or a rapideval.judged metric, got {type(metric).__name__}")
+    if metric.scale is None:
+        raise TypeError(f"evaluate: metric {metric.name!r} ({type(metric).__name__}) gives values that are not "
+                        f"numbers on a fixed scale; score it with its batch_score()")  # fmt: skip
+    readable = dict.fromkeys((*metric.optional, *(metric.multi_turn or ())))
+    optional = tuple(f for f in readable if f not in metric.required)
+    return Spec(metric.name, metric.required, optional, metric.higher_is_better, type(metric).__name__, metric=metric)
 
 
 def _missing(value: Any) -> bool:
@@ -174,12 +184,12 @@ def _deterministic(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], column
     return out
 
 
-def _field_value(field: str, value: Any) -> Any:
-    """A cell as a judged metric reads it: a missing value is absent; a list field given as JSON text (a CSV
-    cell) is that list."""
+def _field_value(is_list: bool, value: Any) -> Any:
+    """A cell as a judged metric reads it: a missing value is absent; a cell of a list field (``is_list``)
+    given as JSON text (a CSV cell) is that list."""
     if _missing(value):
         return None
-    if isinstance(value, str) and FIELDS.get(field) == (list, tuple) and value.lstrip().startswith("["):
+    if is_list and isinstance(value, str) and value.lstrip().startswith("["):
         try:
             return json.loads(value)
         except json.JSONDecodeError:
@@ -191,9 +201,12 @@ def _field_value(field: str, value: Any) -> Any:
 
 async def _judged(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], first: int, row_errors: Mapping[int, str],
                   n: int, judge: JudgeClient | None, embedder: JudgeClient | None) -> dict[str, Scores]:  # fmt: skip
+    from ..judged.base import FIELDS, score_rows
+
     fields = sorted({f for s in specs for f in (*s.required, *s.optional) if f in chunk})
+    is_list = {f: FIELDS.get(f) == (list, tuple) for f in fields}
     readable = [i for i in range(n) if i not in row_errors]
-    rows = [{f: v for f in fields if (v := _field_value(f, chunk[f][i])) is not None} for i in readable]
+    rows = [{f: v for f in fields if (v := _field_value(is_list[f], chunk[f][i])) is not None} for i in readable]
     metrics = [s.metric for s in specs]
     scored = await score_rows(metrics, rows, judge=judge, ids=[first + i for i in readable],  # type: ignore[arg-type]
                               embedder=embedder)  # fmt: skip
@@ -214,9 +227,9 @@ async def _judged(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], first: 
     return out
 
 
-async def run_chunk(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], columns: Mapping[str, str], first: int,
-                    row_errors: Mapping[int, str], n: int, judge: JudgeClient | None,
-                    embedder: JudgeClient | None) -> dict[str, Scores]:  # fmt: skip
+def run_chunk(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], columns: Mapping[str, str], first: int,
+              row_errors: Mapping[int, str], n: int, judge: JudgeClient | None,
+              embedder: JudgeClient | None) -> dict[str, Scores]:  # fmt: skip
     """Every metric on the ``n`` rows of ``chunk`` (``{field: values}``; ``columns`` names each field's data
     column for messages): ``{metric: Scores}``, in the order of ``specs``. The judged metrics share one run of
     the judge."""
@@ -224,5 +237,7 @@ async def run_chunk(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], colum
     out = _deterministic(deterministic, chunk, columns, first, row_errors, n) if deterministic else {}
     judged = [s for s in specs if s.metric is not None]
     if judged:
-        out.update(await _judged(judged, chunk, first, row_errors, n, judge, embedder))
+        from ..judged.base import run_sync
+
+        out.update(run_sync(lambda: _judged(judged, chunk, first, row_errors, n, judge, embedder), judge, embedder))
     return {s.name: out[s.name] for s in specs}

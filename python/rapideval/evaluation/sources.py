@@ -202,7 +202,10 @@ def _parquet(path: pathlib.Path) -> Source:
     schema = pq.read_schema(path)
 
     def batches(names: Sequence[str]) -> Iterator[Any]:
-        with pq.ParquetFile(path) as f:
+        # pre_buffer off: with it, pyarrow 26 keeps every row group's column data it has read until the file is
+        # closed (1 GB held after 10M rows), where without it memory stays that of one row group. Reads of
+        # 1 MiB instead of whole column chunks are as fast, or faster.
+        with pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20) as f:
             yield from f.iter_batches(batch_size=65_536, columns=list(names))
 
     return _Batches(str(path), schema.names, _file_fingerprint(path), batches)
