@@ -74,7 +74,7 @@ def cosine_matrix(a: Any, b: Any, top_k: int | None = None) -> Any:
     With ``top_k=k`` returns :class:`TopK`: for every row of ``a`` the ``min(k, m)`` rows of ``b`` with
     the highest cosine, best first; equal scores are ordered by lower index, NaN scores come last. The
     full matrix is never stored. float32 input is normalised in float64 and multiplied in float32, the
-    products summed in float32 for at most 1024 components and then in float64 (1e-6 relative to the
+    products summed in float32 for at most 4096 components and then in float64 (1e-6 relative to the
     exact value at any dimension), float64 in float64.
     """
     x, y = _pair(a, b)
