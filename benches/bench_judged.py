@@ -99,9 +99,12 @@ class Server:
         self.proc.wait()
 
 
-def _judge(url: str) -> JudgeClient:
+FIXED = Limits(rpm=None, tpm=None, concurrency=32, timeout=30, adaptive=False)
+
+
+def _judge(url: str, limits: Limits | None = FIXED) -> JudgeClient:
+    """A judge on the bench server, without a cache; ``limits=None`` is the default client's limits."""
     free = {"bench": (0.0, 0.0)}
-    limits = Limits(rpm=None, tpm=None, concurrency=32, timeout=30)
     return JudgeClient("bench", api_key="sk-bench", base_url=url, prices=free, cache=None, limits=limits)
 
 

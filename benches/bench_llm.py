@@ -37,8 +37,12 @@ class Rating(BaseModel):
 
 
 class Server:
-    def __init__(self, latency: float, record: bool) -> None:
+    """The scripted server in its own process; ``rpm`` enforces a rate limit, stated in x-ratelimit-* headers
+    unless ``silent``."""
+
+    def __init__(self, latency: float, record: bool, rpm: float | None = None, silent: bool = False) -> None:
         args = [sys.executable, str(SERVER), "--latency", str(latency)] + (["--record"] if record else [])
+        args += (["--rpm", str(rpm)] if rpm else []) + (["--silent-limits"] if silent else [])
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         self.url = self.proc.stdout.readline().strip()

@@ -58,11 +58,11 @@ class JudgeConfig:
 
 
 def split_limits(limits: Limits, workers: int) -> Limits:
-    """One worker's share of ``limits`` shared by ``workers`` concurrent workers: requests and tokens per
-    minute divided by ``workers`` (so that together they stay within the endpoint's limits); ``concurrency``
-    (requests in flight) and ``timeout`` are per worker. ``split_limits(Limits, int) -> Limits``."""
-    return dataclasses.replace(limits, rpm=None if limits.rpm is None else limits.rpm / workers,
-                               tpm=None if limits.tpm is None else limits.tpm / workers)  # fmt: skip
+    """One worker's share of ``limits`` shared by ``workers`` concurrent workers: ``share`` divided by
+    ``workers``, so that the given requests and tokens per minute, and those the endpoint states in its
+    headers, are split between them; ``concurrency`` (requests in flight) and ``timeout`` are per worker.
+    ``split_limits(Limits, int) -> Limits``."""
+    return dataclasses.replace(limits, share=limits.share / workers)
 
 
 def score_batch(batch: Any, specs: Sequence[Spec], fields: Mapping[str, str], ids: Sequence[str],

@@ -136,6 +136,8 @@ class JudgeServer:
         record: bool = True,
         model: str | None = None,
         one_choice_usage: bool = False,
+        rpm: float | None = None,
+        state_limits: bool = True,
     ) -> None:
         self.answer = answer
         self.script = script
@@ -149,9 +151,13 @@ class JudgeServer:
         self.one_choice_usage = one_choice_usage
         """Report usage as llama.cpp does for n > 1: the completion tokens of the first choice only, with
         its ``timings``."""
+        self.limit = _RequestBucket(rpm, state_limits) if rpm else None
+        """Enforces ``rpm`` as OpenAI does (a bucket of one second's requests, refilled continuously): a
+        request over it is answered 429. With ``state_limits`` every answer carries the ``x-ratelimit-*``
+        headers (limit, remaining, reset)."""
         self.requests: list[Recorded] = []
         self.count = 0
-        self.totals = {"chat": 0, "embeddings": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        self.totals = {"chat": 0, "embeddings": 0, "prompt_tokens": 0, "completion_tokens": 0, "rate_limited": 0}
         """Answered chat and embedding requests and the chat tokens (characters / 4) served, in constant memory."""
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _handler_class(self))
@@ -190,27 +196,40 @@ class JudgeServer:
         except ValueError:
             return 400, {}, _error_body("request body is not JSON", "invalid_request_error"), 0.0
         rec = self._record(path, headers, body)
+        limit_headers: dict[str, str] = {}
+        if self.limit is not None:
+            allowed, limit_headers = self.limit.take()
+            if not allowed:
+                with self._lock:
+                    self.totals["rate_limited"] += 1
+                return 429, limit_headers, _error_body("Rate limit reached for requests", "rate_limit_exceeded"), 0.0
         reply = self.script(rec) if self.script is not None else None
         reply = reply or Reply()
+        out_headers = {**limit_headers, **reply.headers}
         delay = reply.delay or self.latency
         if reply.raw_body is not None:
-            return reply.status, reply.headers, reply.raw_body, delay
+            return reply.status, out_headers, reply.raw_body, delay
         if reply.status != 200:
             kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
-            return reply.status, reply.headers, _error_body(reply.error, kind), delay
+            return reply.status, out_headers, _error_body(reply.error, kind), delay
         if path.endswith("/embeddings"):
-            return 200, reply.headers, self._embeddings(body), delay
+            return 200, out_headers, self._embeddings(body), delay
         if path.endswith("/chat/completions"):
             fmt = (body.get("response_format") or {}).get("type")
             if fmt in self.reject_formats:
                 msg = f"Invalid parameter: 'response_format' of type '{fmt}' is not supported with this model."
                 return 400, {}, _error_body(msg, "invalid_request_error"), delay
-            return 200, reply.headers, self._chat(body, reply), delay
+            return 200, out_headers, self._chat(body, reply), delay
         return 404, {}, _error_body(f"no route {path}", "not_found"), delay
 
     def _chat(self, body: dict[str, Any], reply: Reply) -> bytes:
         n = int(body.get("n") or 1) if self.honour_n else 1
-        contents = reply.contents if reply.contents is not None else [self.answer(body, i) for i in range(n)]
+        contents = list(reply.contents) if reply.contents is not None else [self.answer(body, i) for i in range(n)]
+        finish = [reply.finish_reason] * len(contents)
+        limit = body.get("max_tokens") or body.get("max_completion_tokens")
+        for i, c in enumerate(contents):  # max_tokens honoured as real servers do: the reply is cut there
+            if isinstance(limit, int) and _tokens(c) > limit:
+                contents[i], finish[i] = c[: 4 * limit], "length"
         prompt = sum(_tokens(str(m.get("content", ""))) for m in body.get("messages", []))
         completion = sum(_tokens(c) for c in contents)
         with self._lock:
@@ -226,7 +245,7 @@ class JudgeServer:
                 {
                     "index": i,
                     "message": {"role": "assistant", "content": c},
-                    "finish_reason": reply.finish_reason,
+                    "finish_reason": finish[i],
                     "logprobs": None,
                 }
                 for i, c in enumerate(contents)
@@ -260,6 +279,36 @@ class JudgeServer:
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
         return json.dumps(out).encode()
+
+
+class _RequestBucket:
+    """A requests-per-minute limit enforced as a bucket of one second's requests refilled continuously."""
+
+    def __init__(self, rpm: float, state_limits: bool) -> None:
+        self.rpm = rpm
+        self.per_second = rpm / 60
+        self.capacity = max(1.0, self.per_second)
+        self.level = self.capacity
+        self.state_limits = state_limits
+        self.at = time.monotonic()
+        self.lock = threading.Lock()
+
+    def take(self) -> tuple[bool, dict[str, str]]:
+        """Whether a request arriving now is allowed, and the headers of its answer."""
+        with self.lock:
+            now = time.monotonic()
+            self.level = min(self.capacity, self.level + (now - self.at) * self.per_second)
+            self.at = now
+            allowed = self.level >= 1
+            if allowed:
+                self.level -= 1
+            refill = (self.capacity - self.level) / self.per_second if allowed else (1 - self.level) / self.per_second
+            headers = {
+                "x-ratelimit-limit-requests": f"{self.rpm:g}",
+                "x-ratelimit-remaining-requests": str(int(self.level)),
+                "x-ratelimit-reset-requests": f"{max(1, round(refill * 1000))}ms",
+            }
+        return allowed, headers if self.state_limits else {}
 
 
 class _Server(ThreadingHTTPServer):
@@ -325,9 +374,13 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--record", action="store_true", help="keep request records (off: constant memory)")
     parser.add_argument("--answer", choices=sorted(ANSWERS), default="default", help="how chat requests are answered")
+    parser.add_argument("--rpm", type=float, default=None, help="enforce this many requests per minute (429 past it)")
+    parser.add_argument("--silent-limits", action="store_true", help="enforce --rpm without x-ratelimit-* headers")
     args = parser.parse_args()
     answer = ANSWERS[args.answer]
-    with JudgeServer(latency=args.latency, record=args.record, answer=answer) as server:
+    with JudgeServer(
+        latency=args.latency, record=args.record, answer=answer, rpm=args.rpm, state_limits=not args.silent_limits
+    ) as server:
         print(server.url, flush=True)
         try:
             sys.stdin.read()  # serve until the parent closes our stdin

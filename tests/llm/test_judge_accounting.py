@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 from judge_helpers import Rating
-from judge_server import Reply, prompt_text
+from judge_server import Reply, prompt_text, schema_answer
+from pydantic import BaseModel, Field
 from rapideval.llm import Budget, JudgeFailure, JudgeRequest, JudgeResult, Limits, Sampling
 from rapideval.llm.pricing import PRICES, cost_usd, price_of
 
@@ -97,18 +100,25 @@ def test_budget_stops_cleanly_and_says_where(serve, client_for) -> None:
     assert "15 request(s) not judged" in run.stopped
 
 
+class _Padded(BaseModel):
+    score: int
+    pad: str  # no bound: the request's max_tokens is Sampling's default, 1,024
+
+
 def test_cost_budget_with_cached_rows_still_served(serve, client_for) -> None:
     # Replies of 1,000 completion tokens; prompts of 50 (server) or 54 (our estimate) tokens.
     server = serve(answer=lambda body, i: '{"score": 3, "pad": "%s"}' % ("x" * 3975))
-    reqs = [_req(i, "m", f"{i} " + "w " * 100) for i in range(10)]
+    reqs = [JudgeRequest(i, "m", [{"role": "user", "content": f"{i} " + "w " * 100}], _Padded) for i in range(10)]
     with client_for(server, model="gpt-4o", limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
         judge.run(reqs[:2])
         # A call reserves (54 x $2.50 + 1,024 x $10) / 1e6 = $0.01037 and costs $0.010125: after 2 calls
-        # ($0.02025) a third could pass $0.025, so the run stops there; the 2 cached rows cost nothing.
+        # ($0.02025) a third is sent with the 461 completion tokens left, is cut there (finish_reason
+        # "length"), and its retry with more does not fit: the run stops; the 2 cached rows cost nothing.
         run = judge.run(reqs, budget=Budget(max_cost_usd=0.025))
     assert [r.ok for r in run] == [True] * 4 + [False] * 6
     assert [r.cached for r in run[:4]] == [True, True, False, False]
-    assert server.count == 4 and "max_cost_usd=0.025" in (run.stopped or "")
+    assert server.count == 5 and "max_cost_usd=0.025" in (run.stopped or "")
+    assert server.chat_bodies()[-1]["max_tokens"] < 1024 and run.usage.cost_usd <= 0.025
 
 
 def test_cost_budget_needs_prices(serve, client_for) -> None:
@@ -123,11 +133,17 @@ def test_token_budget(serve, client_for) -> None:
         run = judge.run(reqs, budget=Budget(max_tokens=350))
     # Each call reserves 105 tokens and settles at ~5: the budget admits calls while real use stays low.
     assert all(isinstance(r, JudgeResult) for r in run) and run.stopped is None
+    # A call that reserves more than the whole budget (405 of 350) is sent with the max_tokens that fit.
     with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
         run = judge.run(
             [_req(i, "m", f"other {i}", sampling=Sampling(max_tokens=400)) for i in range(3)],
             budget=Budget(max_tokens=350),
         )
+    assert all(isinstance(r, JudgeResult) for r in run) and run.usage.total_tokens <= 350
+    assert all(b["max_tokens"] < 350 for b in server.chat_bodies()[-3:])
+    # One whose reply's expected length does not fit is not sent.
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=1)) as judge:
+        run = judge.run([_req(0, "m", "x" * 2000)], budget=Budget(max_tokens=350))
     assert all(isinstance(r, JudgeFailure) and r.cause == "budget" for r in run)
 
 
@@ -151,3 +167,32 @@ def test_budget_spends_up_to_the_cap_at_any_concurrency_and_never_past_it(serve,
     judged = sum(r.ok for r in run)
     assert all(r.cause == "budget" for r in run.failures) and judged + len(run.failures) == 400
     assert run.stopped is not None and "spent" in run.stopped and "reserved" in run.stopped
+
+
+class _Reasoned(BaseModel):
+    reason: str = Field(max_length=600)
+    verdict: Literal[0, 1]
+
+
+@pytest.mark.parametrize("concurrency", [1, 4, 32])
+def test_budget_reaches_its_cap_when_a_call_holds_a_third_of_it(serve, client_for, concurrency):
+    # A short request's worst case (its reply bounded by the schema: a 600-character reason) is about 30
+    # times what it really costs, and a third of the cap: near the cap calls go one at a time, each with its
+    # max_tokens lowered to what is left (never below the reply's expected length), so the run spends at
+    # least 90 % of the cap, never more.
+    server = serve(latency=0.01, answer=schema_answer)
+    reqs = [_req(i, "m", f"row {i}") for i in range(400)]
+    reqs = [JudgeRequest(r.row, r.metric, r.messages, _Reasoned, "verdict") for r in reqs]
+    with client_for(server, model="gpt-4o-mini", cache=None) as probe:
+        one = probe.judge(reqs[0].messages, schema=_Reasoned, field="verdict")
+    assert one.ok and one.usage.cost_usd
+    worst = cost_usd("gpt-4o-mini", 100, 700, PRICES)
+    assert worst is not None and worst > 20 * one.usage.cost_usd
+    cap = 3 * worst
+    limits = Limits(rpm=None, tpm=None, concurrency=concurrency)
+    with client_for(server, model="gpt-4o-mini", cache=None, limits=limits) as judge:
+        run = judge.run(reqs, budget=Budget(max_cost_usd=cap))
+    assert run.usage.cost_usd is not None and 0.9 * cap <= run.usage.cost_usd <= cap, (run.usage.cost_usd, cap)
+    assert all(r.cause == "budget" for r in run.failures) and run.stopped is not None
+    lowered = [b.get("max_tokens") for b in server.chat_bodies()]
+    assert min(lowered) < max(lowered)  # the last calls were sent with what was left

@@ -12,6 +12,7 @@ import pytest
 from judge_helpers import FAST_RETRY, NO_LIMITS, SECRET, Rating
 from judge_server import Reply, prompt_text
 from rapideval.llm import JudgeClient, JudgeFailure, JudgeRequest, JudgeResult, Sampling
+from rapideval.llm.structured import reply_token_bound
 
 ASK = [{"role": "user", "content": "is this fine"}]
 
@@ -30,10 +31,13 @@ def test_no_argument_construction_honours_the_environment(serve, monkeypatch, tm
         assert judge.model == "env-model"
         assert (judge.limits.concurrency, judge.limits.timeout, judge.sampling.max_tokens) == (3, 7.5, 200)
         result = judge.judge(ASK, schema=Rating)
-    assert isinstance(result, JudgeResult)
+        free = judge.judge(ASK)
+    assert isinstance(result, JudgeResult) and isinstance(free, JudgeResult)
     rec = server.requests[0]
     assert rec.body["model"] == "env-model" and rec.headers["authorization"] == f"Bearer {SECRET}"
-    assert rec.body["max_tokens"] == 200
+    # The environment's max_tokens caps what the schema bounds (Rating's reply: 55 tokens) and is sent as
+    # it is where nothing bounds the reply.
+    assert rec.body["max_tokens"] == 55 and server.requests[1].body["max_tokens"] == 200
     monkeypatch.setenv("RAPIDEVAL_JUDGE_MAX_TOKENS", "lots")
     with pytest.raises(ValueError, match="RAPIDEVAL_JUDGE_MAX_TOKENS='lots': expected a whole number"):
         JudgeClient()
@@ -126,7 +130,7 @@ def test_hundred_concurrent_calls_keep_their_own_parameters(serve, client_for) -
         t, n = cases[i]
         assert rec.body["temperature"] == t and rec.body["seed"] == i
         assert rec.body.get("n", 1) == n
-        assert rec.body["model"] == "judge-model" and rec.body["max_tokens"] == 1024
+        assert rec.body["model"] == "judge-model" and rec.body["max_tokens"] == reply_token_bound(Rating)
 
 
 def test_per_request_sampling_does_not_touch_the_client(serve, client_for) -> None:

@@ -18,7 +18,7 @@ def _requests(n: int, tag: str = "row") -> list[JudgeRequest]:
 
 def test_requests_per_minute_are_spaced_evenly(serve, client_for) -> None:
     server = serve()
-    judge = client_for(server, limits=Limits(rpm=3000, tpm=None, concurrency=8))  # 50 per second
+    judge = client_for(server, limits=Limits(rpm=3000, tpm=None, concurrency=8, adaptive=False))  # 50 per second
 
     async def main():
         async with judge:
@@ -44,7 +44,7 @@ def test_tokens_per_minute_estimated_before_and_corrected_after(serve, client_fo
     # + 5 of prompt): 5 fit at first, the 6th would wait ~1.2 s; the server reports ~6 tokens a call, and the
     # refund lets the next 5 through as soon as the first 5 return (waves 0.3 s apart, not 1.2 s).
     server = serve(latency=0.3)
-    limits = Limits(rpm=None, tpm=60_000, concurrency=32)
+    limits = Limits(rpm=None, tpm=60_000, concurrency=32, adaptive=False)
     with client_for(server, limits=limits, sampling=Sampling(max_tokens=1190)) as judge:
         started = time.monotonic()
         run = judge.run(_requests(15))
@@ -71,7 +71,7 @@ def test_concurrency_cap(serve, client_for) -> None:
         return None
 
     server = serve(script=script)
-    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=3)) as judge:
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=3, adaptive=False)) as judge:
         run = judge.run(_requests(12))
     assert all(r.ok for r in run) and server.count == 12
     assert state["max"] == 3
@@ -88,7 +88,7 @@ def test_retry_after_pauses_the_whole_client(serve, client_for) -> None:
 
     server = serve(script=script)
     retry = RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.002, max_retry_after=5)
-    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=4), retry=retry) as judge:
+    with client_for(server, limits=Limits(rpm=None, tpm=None, concurrency=4, adaptive=False), retry=retry) as judge:
         run = judge.run(_requests(12))
     assert all(r.ok for r in run) and server.count == 13
     t429 = first["t"]

@@ -5,9 +5,11 @@ against the scripted judge server (two workers, each with its share of the rate 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import pathlib
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +20,7 @@ import ray
 import rapideval
 import rapideval.ray
 from rapideval.llm import JudgeClient, Limits
+from rapideval.llm.limiter import HEADER_SHARE, RateControl
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "llm"))
 
@@ -106,9 +109,15 @@ def test_judged_metric_equals_single_process() -> None:
 
 def test_rate_limits_are_split_between_workers() -> None:
     shared = Limits(rpm=600, tpm=90_000, concurrency=8, timeout=30.0)
-    assert rapideval.ray.split_limits(shared, 3) == Limits(rpm=200, tpm=30_000, concurrency=8, timeout=30.0)
+    assert rapideval.ray.split_limits(shared, 3) == dataclasses.replace(shared, share=1 / 3)
+    # The share applies to the given ceilings and to the limits the endpoint states, as each worker learns them.
+    state = RateControl(rapideval.ray.split_limits(shared, 3)).state()
+    assert state.rpm == pytest.approx(200) and state.tpm == pytest.approx(30_000)
     unlimited = dataclasses.replace(shared, rpm=None, tpm=None)
-    assert rapideval.ray.split_limits(unlimited, 4) == unlimited
+    worker = RateControl(rapideval.ray.split_limits(unlimited, 4))
+    asyncio.run(worker.admit(1))
+    worker.answered({"x-ratelimit-limit-requests": "4000"}, time.monotonic())  # what the endpoint says to every worker
+    assert worker.state().rpm == pytest.approx(HEADER_SHARE * 1000)
 
 
 def test_bad_arguments_say_what_is_wrong() -> None:

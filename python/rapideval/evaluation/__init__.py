@@ -198,7 +198,11 @@ def _usage(judge: JudgeClient | None, embedder: JudgeClient | None) -> dict[str,
     out: dict[str, Any] = {}
     for role, client in (("judge", judge), ("embedder", embedder)):
         if client is not None:
-            out[role] = {"model": client.model, **asdict(client.usage)}
+            # The rate the adaptive control settled at for the model this role called, and where it came from.
+            rate = client.rate_limits().get(client.model if role == "judge" else client.embedding_model)
+            settled = {"rpm": None if rate is None or rate.rpm is None else round(rate.rpm, 1),
+                       "rate_source": None if rate is None else rate.source}  # fmt: skip
+            out[role] = {"model": client.model, **asdict(client.usage), **settled}
     return out
 
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, create_model
 
 from ..llm import JudgeRequest
-from .base import DATA_RULE, delimit, material
+from .base import DATA_RULE, REASON_CHARS, STATEMENT_CHARS, delimit, material
 
 __all__ = ["exact_verdicts", "list_bound", "numbered", "statements", "support", "support_by_context"]
 
@@ -34,7 +34,8 @@ def list_bound(text: str) -> int:
 
 @functools.lru_cache(maxsize=128)
 def _statements_model(bound: int) -> type[BaseModel]:
-    statements: Any = Annotated[list[str], Field(max_length=bound)]
+    statement = Annotated[str, Field(max_length=STATEMENT_CHARS)]
+    statements: Any = Annotated[list[statement], Field(max_length=bound)]
     return create_model(  # type: ignore[call-overload, no-any-return]
         "Statements", statements=(statements, Field(description="standalone statements; empty if none"))
     )
@@ -58,7 +59,7 @@ def statements(row: Hashable, text: str, atomicity: Atomicity = "low", coverage:
 
 
 class _Verdict(BaseModel):
-    reason: str = Field(description="one short sentence")
+    reason: str = Field(max_length=REASON_CHARS, description="one short sentence")
     verdict: Literal[0, 1] = Field(description="1 if the premise supports the statement, else 0")
 
 

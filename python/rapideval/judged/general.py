@@ -24,7 +24,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, Field, create_model
 
 from ..llm import JudgeClient, JudgeRequest, JudgeResult
-from .base import DATA_RULE, JudgedMetric, delimit, material
+from .base import DATA_RULE, REASON_CHARS, JudgedMetric, delimit, material
 
 __all__ = [
     "ASPECTS",
@@ -56,12 +56,12 @@ def _odd(strictness: int, name: str) -> int:
 
 
 class _Binary(BaseModel):
-    reason: str = Field(description="one or two sentences")
+    reason: str = Field(max_length=REASON_CHARS, description="one or two sentences")
     verdict: Literal[0, 1] = Field(description="1 if the criterion is met, 0 if not")
 
 
 class _Integer(BaseModel):
-    reason: str = Field(description="one or two sentences")
+    reason: str = Field(max_length=REASON_CHARS, description="one or two sentences")
     score: int
 
 
@@ -176,7 +176,7 @@ class _Templated(JudgedMetric):
 def _choice_model(values: tuple[Any, ...]) -> type[BaseModel]:
     choice: Any = Literal[values]
     return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
-        "Choice", reason=(str, Field(description="one or two sentences")), value=(choice, ...)
+        "Choice", reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), value=(choice, ...)
     )
 
 
@@ -214,7 +214,7 @@ class DiscreteMetric(_Templated):
 @functools.lru_cache(maxsize=256)
 def _range_model(low: float, high: float) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return, arg-type, unused-ignore]
-        "Number", reason=(str, Field(description="one or two sentences")), value=(float, Field(ge=low, le=high))
+        "Number", reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), value=(float, Field(ge=low, le=high))
     )
 
 
@@ -255,7 +255,7 @@ def _distinct(items: list[str]) -> list[str]:
 def _ranking_model(size: int) -> type[BaseModel]:
     ranking: Any = Annotated[list[str], Field(min_length=size, max_length=size), AfterValidator(_distinct)]
     return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
-        "Ranking", reason=(str, Field(description="one or two sentences")), value=(ranking, ...)
+        "Ranking", reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), value=(ranking, ...)
     )
 
 
@@ -310,7 +310,7 @@ def rubric_levels(rubrics: Any, where: str) -> tuple[int, ...]:
 def _rubric_model(levels: tuple[int, ...]) -> type[BaseModel]:
     level: Any = Literal[levels]
     return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
-        "RubricScore", feedback=(str, Field(description="one or two sentences")), score=(level, ...)
+        "RubricScore", feedback=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), score=(level, ...)
     )
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from ..llm import JudgeClient, JudgeRequest, JudgeResult
-from .base import DATA_RULE, JudgedMetric, MetricResult, material
+from .base import DATA_RULE, REASON_CHARS, JudgedMetric, MetricResult, material
 
 __all__ = [
     "Coherence",
@@ -40,7 +40,7 @@ class Rating(BaseModel):
     """The verdict of every metric here: a level of promptflow-evals 0.3.5's 1-5 scale and a short reason,
     the reason first so that the judge explains before it scores."""
 
-    reason: str = Field(description="one or two sentences on what decided the score")
+    reason: str = Field(max_length=REASON_CHARS, description="one or two sentences on what decided the score")
     score: Literal[1, 2, 3, 4, 5] = Field(description="the level of the scale that fits best")
 
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, create_model
 from ..llm import JudgeClient, JudgeRequest, JudgeResult
 from ..metrics.vectors import cosine
 from . import claims
-from .base import DATA_RULE, Embed, JudgedMetric, NotApplicable, material
+from .base import DATA_RULE, STATEMENT_CHARS, Embed, JudgedMetric, NotApplicable, material
 
 __all__ = [
     "AnswerCorrectness",
@@ -166,7 +166,7 @@ class Faithfulness(JudgedMetric):
 
 
 class _Question(BaseModel):
-    question: str = Field(min_length=1, description="a question the response answers")
+    question: str = Field(min_length=1, max_length=STATEMENT_CHARS, description="a question the response answers")
     noncommittal: Literal[0, 1] = Field(description="1 if the response is evasive or vague, else 0")
 
 

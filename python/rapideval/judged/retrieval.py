@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, Field, create_model
 
 from ..llm import JudgeClient, JudgeRequest
-from .base import DATA_RULE, JudgedMetric, NotApplicable, material
+from .base import DATA_RULE, REASON_CHARS, STATEMENT_CHARS, JudgedMetric, NotApplicable, material
 from .claims import list_bound
 
 __all__ = [
@@ -65,7 +65,7 @@ def context_relevance_score(first: int, second: int) -> float:
 def _usefulness_model(count: int) -> type[BaseModel]:
     verdict: Any = Annotated[list[Literal[0, 1]], Field(min_length=count, max_length=count)]
     return create_model(  # type: ignore[call-overload, no-any-return]
-        "Usefulness", reason=(str, Field(description="one or two sentences")), verdicts=(verdict, ...)
+        "Usefulness", reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), verdicts=(verdict, ...)
     )
 
 
@@ -123,7 +123,7 @@ class ContextUtilization(LLMContextPrecisionWithoutReference):
 
 class _Sentence(BaseModel):
     sentence: str
-    reason: str = Field(description="one short sentence")
+    reason: str = Field(max_length=REASON_CHARS, description="one short sentence")
     attributed: Literal[0, 1] = Field(description="1 if the contexts support the sentence, else 0")
 
 
@@ -168,7 +168,8 @@ ContextRecall = LLMContextRecall
 
 @functools.lru_cache(maxsize=128)
 def _entities_model(bound: int) -> type[BaseModel]:
-    entities: Any = Annotated[list[str], Field(max_length=bound)]
+    entity = Annotated[str, Field(max_length=STATEMENT_CHARS)]
+    entities: Any = Annotated[list[entity], Field(max_length=bound)]
     return create_model("Entities", entities=(entities, ...))  # type: ignore[call-overload, no-any-return]
 
 

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -36,19 +36,28 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import openai
-from aiolimiter import AsyncLimiter
 from pydantic import BaseModel
 from tqdm import tqdm
 
 from ..metrics.votes import majority_vote, ordinal_vote
 from .cache import JudgeCache, cache_key, default_cache_path
 from .guards import EndpointHealth, Failed, Hold, RunBudget
+from .limiter import RateControl, RateState
 from .options import Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
 from .pricing import PRICES, cost_usd, price_of
 from .request import Combine, JudgeRequest
 from .results import Cause, DryRun, Estimate, JudgeFailure, JudgeResult, JudgeRun, Usage
-from .structured import MODES, FormatMode, OutputError, parse_output, repair_messages, response_format, strict_schema
-from .structured import with_instruction
+from .structured import (
+    MODES,
+    FormatMode,
+    OutputError,
+    parse_output,
+    repair_messages,
+    reply_token_bound,
+    response_format,
+    strict_schema,
+    with_instruction,
+)
 
 if TYPE_CHECKING:
     from .local import LocalServer
@@ -61,8 +70,8 @@ T = TypeVar("T")
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small"
-# Completion tokens assumed for the rate limiter and estimates when max_tokens is left to the endpoint.
-_COMPLETION_GUESS = 512
+# The max_tokens of a request whose reply the schema does not bound, when Sampling leaves it unset.
+_DEFAULT_MAX_TOKENS = 1024
 # 5xx answers that say the server cannot do this request at all: retrying cannot help.
 _PERMANENT_5XX = frozenset({501, 505, 506, 510, 511})
 
@@ -102,45 +111,15 @@ class JudgeError(Exception):
         self.attempts = attempts
 
 
-class _Bucket(AsyncLimiter):
-    """aiolimiter's leaky bucket, plus settling a call's estimate once its real usage is known.
-
-    aiolimiter has no public way to return or add capacity; ``settle`` uses its ``_leak``, ``_level`` and
-    ``_wake_next``, unchanged since 1.2 (the dependency is pinned to ``>=1.2,<2``)."""
-
-    __slots__ = ()
-
-    async def take(self, amount: float) -> None:
-        # A call larger than the bucket waits for an empty bucket and leaves the excess as debt.
-        head = min(amount, self.max_rate)
-        await self.acquire(head)
-        if amount > head:
-            self.settle(amount - head)
-
-    def settle(self, delta: float) -> None:
-        self._leak()
-        self._level = max(0.0, self._level + delta)
-        self._wake_next()
-
-
 class _LoopState:
-    """What one event loop owns: the openai client (its connection pool), the semaphore, the limiters."""
+    """What one event loop owns: the openai client (its connection pool) and the locks of format discovery.
+    The rate control is the client's, shared by every loop."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, oai: openai.AsyncOpenAI, limits: Limits) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, oai: openai.AsyncOpenAI) -> None:
         self.loop = loop
         self.oai = oai
-        self.sem = asyncio.Semaphore(limits.concurrency)
-        # Requests are spaced evenly: providers enforce RPM over sub-minute windows (OpenAI may enforce
-        # 60,000 RPM as 1,000 per second), so a minute-sized burst only draws 429s. The bucket holds a tenth
-        # of a second of requests (at least 2) so that the event loop's late wake-ups are caught up.
-        if limits.rpm:
-            burst = max(2.0, limits.rpm / 600)
-            self.rpm: AsyncLimiter | None = AsyncLimiter(burst, burst * 60.0 / limits.rpm)
-        else:
-            self.rpm = None
-        # Tokens may burst up to six seconds' worth.
-        self.tpm = _Bucket(limits.tpm / 10, 6.0) if limits.tpm else None
         self._format_locks: dict[str, asyncio.Lock] = {}
+        self.closer: AsyncGenerator[None, None] | None = None  # closes the connections with the loop
         self.tripped: asyncio.Future[None] = loop.create_future()
         """Done when the circuit breaker opens; every call in flight waits on it beside its HTTP request."""
 
@@ -174,12 +153,14 @@ class _Acct:
 @dataclass(frozen=True, slots=True)
 class _Call:
     """One HTTP request: its kind (``chat`` or ``embeddings``), body, the (prompt, completion) tokens expected
-    (for the rate limiter) and their worst case (for the budget)."""
+    (for the rate limiter), their worst case (for the budget), and the fewest completion tokens it may be
+    sent with near a budget's cap (the reply's expected length)."""
 
     kind: str
     body: dict[str, Any]
     estimate: tuple[int, int]
     bound: tuple[int, int]
+    floor: int = 0
 
 
 class _Ctx:
@@ -266,6 +247,17 @@ def _schema_tokens(node: Mapping[str, Any], defs: Mapping[str, Any], depth: int)
         choices = node.get("enum")
         return (2 + max(len(str(c)) for c in choices) // 3) if choices else 100
     return 3  # integer, number, boolean, null
+
+
+def _max_tokens(sampling: Sampling, schema: type[BaseModel] | None) -> int:
+    """A request's max_tokens: the schema's bound on its reply (so a model that loops is stopped by the
+    schema's end, not the token limit), capped by ``sampling.max_tokens``; else ``sampling.max_tokens``,
+    else :data:`_DEFAULT_MAX_TOKENS`."""
+    bound = reply_token_bound(schema) if schema is not None else None
+    cap = sampling.max_tokens
+    if bound is None:
+        return cap or _DEFAULT_MAX_TOKENS
+    return bound if cap is None else min(cap, bound)
 
 
 def _endpoint(base_url: str) -> str:
@@ -458,7 +450,7 @@ class JudgeClient:
         # worker thread, while the outer loop keeps its own connections.
         self._states: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
         self._states_lock = threading.Lock()
-        self._not_before = 0.0
+        self._rates: dict[str, RateControl] = {}  # per model: the pace, window and pauses (see limiter)
         self._modes: dict[str, FormatMode] = {}  # the response_format each model of this endpoint takes
         self._modes_known: set[str] = set()
         # Votes per request: the most choices one request may ask for (1 where the endpoint ignores n; where
@@ -562,8 +554,20 @@ class JudgeClient:
             state = self._states.get(loop)
             if state is None:
                 oai, self._spare = (self._spare or self._factory()), None
-                state = self._states[loop] = _LoopState(loop, oai, self.limits)
+                state = self._states[loop] = _LoopState(loop, oai)
+                # An async generator of the loop is closed by asyncio.run (shutdown_asyncgens) before the loop
+                # closes: its finally closes these connections there, so none is left to be closed later on
+                # a closed loop (openai's client would schedule that on whatever loop runs when it is freed,
+                # printing "Event loop is closed" tracebacks).
+                state.closer = self._close_with_loop()
+                asyncio.ensure_future(state.closer.__anext__())
         return state
+
+    async def _close_with_loop(self) -> AsyncGenerator[None, None]:
+        try:
+            yield
+        finally:
+            await self._close_loop_state()
 
     async def aclose(self) -> None:
         """Close the connections of the current event loop's client (and the cache, if this client made it,
@@ -625,12 +629,19 @@ class JudgeClient:
     def _scrub(self, text: str) -> str:
         return text.replace(self._secret, "***") if self._secret else text
 
-    def _pause(self, seconds: float) -> None:
-        self._not_before = max(self._not_before, time.monotonic() + seconds)
+    def _rate(self, model: str) -> RateControl:
+        with self._states_lock:
+            rate = self._rates.get(model)
+            if rate is None:
+                rate = self._rates[model] = RateControl(self.limits)
+        return rate
 
-    async def _wait_pause(self) -> None:
-        while (wait := self._not_before - time.monotonic()) > 0:
-            await asyncio.sleep(wait)
+    def rate_limits(self) -> dict[str, RateState]:
+        """Per model, the rate this client sends at now and where it came from (see :class:`RateState`):
+        what the adaptive control settled at, for the run's report."""
+        with self._states_lock:
+            rates = dict(self._rates)
+        return {model: rate.state() for model, rate in rates.items()}
 
     async def _post(
         self, call: _Call, acct: _Acct, run: RunBudget, tries: tuple[int, int] | None = None
@@ -661,12 +672,8 @@ class JudgeClient:
                     self.health.answered(probe)
                 if not transient or attempt >= limit:
                     raise Failed(cause, message, getattr(e, "status_code", None), transient) from None
-                delay = _retry_after(e) if cause == "rate_limit" else None
-                if delay is not None:
-                    delay = min(delay, self.retry.max_retry_after)
-                    self._pause(delay)  # the endpoint asked everyone to wait, not just this task
-                else:
-                    delay = self._backoff(attempt)
+                # A 429's Retry-After pauses every call of the model (the rate control holds them).
+                delay = self._backoff(attempt)
                 acct.retries += 1
                 log.debug("%s (%s), attempt %d: retrying in %.3f s", cause, message, attempt, delay)
                 await asyncio.sleep(delay)
@@ -676,7 +683,7 @@ class JudgeClient:
                     self.health.probing = False
                 raise
             self.health.answered(probe)
-            return self._read(state, call, raw.content, hold, acct, run)
+            return self._read(call, raw.content, hold, acct, run)
 
     async def _unless_tripped(self, state: _LoopState, call: Awaitable[Any]) -> Any:
         """Await an HTTP call, or give it up with cause ``endpoint_down`` if the breaker opens meanwhile (under
@@ -698,43 +705,54 @@ class JudgeClient:
         return random.uniform(0, min(self.retry.max_delay, self.retry.base_delay * 2 ** (attempt - 1)))
 
     async def _send(self, state: _LoopState, call: _Call, acct: _Acct, run: RunBudget) -> tuple[Any, Hold | None]:
-        """One HTTP attempt within the budget, the concurrency cap and the rate limits; on failure its hold
-        and its share of the token bucket are given back before the error propagates."""
-        hold = await run.reserve(call.body["model"], *call.bound)
+        """One HTTP attempt within the budget and the model's rate control (window, pace, pauses); on failure
+        its hold and its share of the token pace are given back before the error propagates, and the rate
+        control learns from the answer (headers, 429) or the timeout."""
+        rate = self._rate(call.body["model"])
+        hold = await run.reserve(call.body["model"], *call.bound, call.floor)
+        body = call.body
+        if hold is not None and hold.completion < call.bound[1]:  # near the cap: what is left
+            key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
+            body = {**body, key: max(1, hold.completion // body.get("n", 1))}
         tokens = sum(call.estimate)
-        taken = False
         try:
-            async with state.sem:
-                await self._wait_pause()
-                if state.rpm is not None:
-                    await state.rpm.acquire()
-                if state.tpm is not None:
-                    await state.tpm.take(tokens)
-                    taken = True
-                await self._wait_pause()
-                start = time.perf_counter()
-                acct.sent_at = time.monotonic()
-                try:
-                    if call.kind == "chat":
-                        request = state.oai.chat.completions.with_raw_response.create(**call.body)
-                    else:
-                        request = state.oai.embeddings.with_raw_response.create(**call.body)
-                    raw = await self._unless_tripped(state, request)
-                finally:
-                    acct.calls += 1
-                    acct.latency += time.perf_counter() - start
+            await rate.admit(tokens)
         except BaseException:
             run.settle(hold, 0, 0.0)
-            if taken and state.tpm is not None:
-                state.tpm.settle(-tokens)
             raise
+        try:
+            start = time.perf_counter()
+            acct.sent_at = time.monotonic()
+            try:
+                if call.kind == "chat":
+                    request = state.oai.chat.completions.with_raw_response.create(**body)
+                else:
+                    request = state.oai.embeddings.with_raw_response.create(**body)
+                raw = await self._unless_tripped(state, request)
+            finally:
+                acct.calls += 1
+                acct.latency += time.perf_counter() - start
+        except BaseException as e:
+            run.settle(hold, 0, 0.0)
+            rate.settle_tokens(-tokens)
+            if isinstance(e, openai.APIStatusError) and e.status_code == 429:
+                retry_after = _retry_after(e)
+                if retry_after is not None:
+                    retry_after = min(retry_after, self.retry.max_retry_after)
+                rate.rate_limited(e.response.headers, retry_after, acct.sent_at)
+            elif isinstance(e, openai.APIStatusError):
+                rate.answered(e.response.headers, acct.sent_at)
+            elif isinstance(e, openai.APITimeoutError):
+                rate.timed_out(self.health.last_answer > acct.sent_at)
+            else:
+                rate.released()
+            raise
+        rate.answered(raw.headers, acct.sent_at)
         return raw, hold
 
-    def _read(
-        self, state: _LoopState, call: _Call, content: bytes, hold: Hold | None, acct: _Acct, run: RunBudget
-    ) -> dict[str, Any]:
+    def _read(self, call: _Call, content: bytes, hold: Hold | None, acct: _Acct, run: RunBudget) -> dict[str, Any]:
         """Decode a response body and account for it: tokens (reported, or estimated where the report cannot
-        be right), the reported model, the budget and the token bucket."""
+        be right), the reported model, the budget and the token pace."""
         try:
             data = json.loads(content)
         except ValueError:
@@ -759,8 +777,7 @@ class JudgeClient:
                 acct.model,
             )
         run.settle(hold, prompt + completion, cost)
-        if state.tpm is not None:
-            state.tpm.settle(prompt + completion - sum(call.estimate))
+        self._rate(call.body["model"]).settle_tokens(prompt + completion - sum(call.estimate))
         return data
 
     # Chat --------------------------------------------------------------------------------------------
@@ -841,17 +858,18 @@ class JudgeClient:
         tries: tuple[int, int] | None,
     ) -> list[tuple[str | None, str | None]]:
         sent = messages if ctx.schema is None or mode == "json_schema" else with_instruction(messages, ctx.schema)
-        body: dict[str, Any] = {"model": ctx.model, "messages": sent, **ctx.sampling.params(max_tokens)}
+        limit = max_tokens or _max_tokens(ctx.sampling, ctx.schema)
+        body: dict[str, Any] = {"model": ctx.model, "messages": sent, **ctx.sampling.params(limit)}
         if n > 1:
             body["n"] = n
         if ctx.sampling.extra:
             body["extra_body"] = dict(ctx.sampling.extra)
         if ctx.schema is not None and (fmt := response_format(ctx.schema, mode)) is not None:
             body["response_format"] = fmt
-        limit = max_tokens or ctx.sampling.max_tokens or _COMPLETION_GUESS
-        estimate = (_prompt_tokens(sent), n * limit)
+        expected = n * _completion_guess(ctx.schema, limit)
+        estimate = (_prompt_tokens(sent), n * limit)  # OpenAI counts max_tokens against its token limit
         bound = (_prompt_bound(sent, ctx.schema if mode == "json_schema" else None), n * limit)
-        data = await self._post(_Call("chat", body, estimate, bound), ctx.acct, ctx.run, tries)
+        data = await self._post(_Call("chat", body, estimate, bound, expected), ctx.acct, ctx.run, tries)
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
             raise Failed("invalid_response", "the chat completion has no choices")
@@ -867,7 +885,7 @@ class JudgeClient:
         """Turn one choice into a validated verdict: one retry with twice the max_tokens on truncation,
         one repair re-ask on invalid output. Returns (verdict, raw reply)."""
         if finish == "length":
-            bigger = 2 * (ctx.sampling.max_tokens or _COMPLETION_GUESS)
+            bigger = 2 * _max_tokens(ctx.sampling, ctx.schema)
             content, finish = (await self._chat(ctx, messages, 1, bigger))[0]
             if finish == "length":
                 raise Failed("truncated", f"finish_reason 'length' again with max_tokens={bigger}")
@@ -1080,7 +1098,7 @@ class JudgeClient:
                     f"{run.exhausted}: stopped at row {first.row!r} (metric {first.metric!r}, request "
                     f"{skipped[0] + 1} of {len(done)}); {len(skipped)} request(s) not judged"
                 )
-        return JudgeRun(tuple(done), stopped)
+        return JudgeRun(tuple(done), stopped, self.rate_limits())
 
     def run(
         self, requests: Iterable[JudgeRequest], *, budget: Budget | None = None, progress: bool | None = None
@@ -1108,7 +1126,7 @@ class JudgeClient:
             cached = self.cache is not None and self.cache.get(self._request_key(r, model, sampling)) is not None
             calls = 0 if cached else 1 + r.votes - min(r.votes, self._n_ceiling.get(model, r.votes))
             prompt = calls * _prompt_tokens(sent)
-            expected = _completion_guess(r.schema, sampling.max_tokens or _COMPLETION_GUESS)
+            expected = _completion_guess(r.schema, _max_tokens(sampling, r.schema))
             completion = 0 if cached else r.votes * expected
             cost = cost_usd(model, prompt, completion, self.prices)
             e = acc.setdefault(r.metric, [0, 0, 0, 0, 0, 0.0])

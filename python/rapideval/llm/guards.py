@@ -8,9 +8,10 @@ repair re-asks and embeddings alike:
   that fails while the endpoint answers other calls (one hung request among many) does not count: at high
   concurrency a few unlucky calls in a row must not stop a healthy run.
 * :class:`RunBudget` holds each call's worst case while it is in flight and adds the real figure when it
-  settles; a call that does not fit waits for the calls in flight, and the run stops only when nothing is in
-  flight and the next call still does not fit. Spending therefore reaches the cap at any concurrency and
-  never passes it.
+  settles; a call that does not fit waits for the calls in flight. Once nothing is in flight (near the cap,
+  calls go one at a time) a call that does not fit is sent with its ``max_tokens`` lowered to what is left,
+  as long as that still holds the reply's expected length; the run stops only when even that does not fit.
+  Spending therefore reaches the cap at any concurrency and never passes it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .options import Budget, CircuitBreaker
-from .pricing import cost_usd
+from .pricing import cost_usd, price_of
 from .results import Cause
 
 __all__ = ["EndpointHealth", "Failed", "Hold", "RunBudget"]
@@ -106,10 +107,12 @@ class EndpointHealth:
 
 @dataclass(frozen=True)
 class Hold:
-    """The worst case of one call in flight: HTTP calls, tokens and dollars held against the budget."""
+    """The worst case of one call in flight: tokens and dollars held against the budget, and the completion
+    tokens the call may take (its ``max_tokens`` over all choices, lowered near the cap)."""
 
     tokens: int
     cost: float
+    completion: int
 
 
 class RunBudget:
@@ -141,28 +144,50 @@ class RunBudget:
             )
         return None
 
-    async def reserve(self, model: str, prompt_bound: int, completion_bound: int) -> Hold | None:
-        """Hold a call's worst case, waiting for calls in flight to settle while it does not fit."""
+    async def reserve(self, model: str, prompt_bound: int, completion_bound: int, completion_floor: int) -> Hold | None:
+        """Hold a call's worst case, waiting for calls in flight to settle while it does not fit. With nothing in
+        flight, a call that does not fit is held with fewer completion tokens (down to ``completion_floor``,
+        the reply's expected length): the caller sends it with that ``max_tokens``."""
         b = self.budget
         if b is None:
             return None
-        cost = 0.0
-        if b.max_cost_usd is not None:
-            cost = cost_usd(model, prompt_bound, completion_bound, self.prices) or 0.0
-        tokens = prompt_bound + completion_bound
+        completion = completion_bound
         while True:
             if self.exhausted is not None:
                 raise Failed("budget", self.exhausted)
-            over = self._over(b, tokens, cost)
+            cost = self._cost(model, prompt_bound, completion)
+            over = self._over(b, prompt_bound + completion, cost)
             if over is None:
                 self.held_calls += 1
-                self.held_tokens += tokens
+                self.held_tokens += prompt_bound + completion
                 self.held_cost += cost
-                return Hold(tokens, cost)
+                return Hold(prompt_bound + completion, cost, completion)
             if self.held_calls == 0:
+                fitting = self._completion_that_fits(b, model, prompt_bound)
+                if completion_floor <= fitting < completion:
+                    completion = fitting
+                    continue
                 self.exhausted = over  # nothing in flight can free room: the budget is spent
                 raise Failed("budget", over)
             await self._settled.wait()
+
+    def _cost(self, model: str, prompt: int, completion: int) -> float:
+        if self.budget is None or self.budget.max_cost_usd is None:
+            return 0.0
+        return cost_usd(model, prompt, completion, self.prices) or 0.0
+
+    def _completion_that_fits(self, b: Budget, model: str, prompt: int) -> int:
+        """The most completion tokens a call with ``prompt`` tokens may take within what is left (-1: none)."""
+        if b.max_calls is not None and self.calls + 1 > b.max_calls:
+            return -1
+        fitting = float("inf")
+        if b.max_tokens is not None:
+            fitting = b.max_tokens - self.tokens - prompt
+        price = price_of(model, self.prices) if b.max_cost_usd is not None else None
+        if price is not None:
+            room = (b.max_cost_usd - self.cost) * 1e6 - prompt * price[0]  # type: ignore[operator]
+            fitting = min(fitting, room / price[1] if price[1] > 0 else float("inf"))
+        return -1 if fitting == float("inf") or fitting < 1 else int(fitting) - 1  # a token spare for rounding
 
     def settle(self, hold: Hold | None, tokens: int, cost: float | None) -> None:
         """Release a hold and add what the call really spent: every attempt counts as a call (a failed one

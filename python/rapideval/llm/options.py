@@ -28,7 +28,9 @@ def _positive(name: str, value: float | None, *, allow_none: bool = True) -> Non
 
 @dataclass(frozen=True)
 class Sampling:
-    """Sampling parameters of a chat request; ``None`` leaves a parameter to the endpoint's default.
+    """Sampling parameters of a chat request; ``None`` leaves a parameter to the endpoint's default, except
+    ``max_tokens``: ``None`` (the default) sends the most tokens a reply valid under the request's schema can
+    take, or 1,024 where the schema does not bound it; a number caps that.
 
     ``max_tokens_param`` names the field that carries ``max_tokens``: reasoning models (o-series, recent
     Azure deployments) reject ``max_tokens`` and take ``max_completion_tokens``. ``extra`` holds any other
@@ -37,7 +39,7 @@ class Sampling:
 
     temperature: float | None = 0.0
     top_p: float | None = None
-    max_tokens: int | None = 1024
+    max_tokens: int | None = None
     seed: int | None = None
     stop: tuple[str, ...] | None = None
     max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
@@ -88,17 +90,24 @@ class Sampling:
 
 @dataclass(frozen=True)
 class Limits:
-    """Client-wide limits: requests and tokens per minute (``None`` = unlimited), concurrent requests,
-    and the timeout of one HTTP request in seconds.
+    """Client-wide limits: requests and tokens per minute (``None``: no ceiling), requests at once, and the
+    timeout of one HTTP request in seconds.
 
-    The defaults are OpenAI's tier-1 limits for gpt-4o-mini; raise them for higher tiers and switch them
-    off (``rpm=None, tpm=None``) for a local vLLM / Ollama / llama.cpp server.
+    With ``adaptive=True`` (the default) the client finds each endpoint's real limits and stays under them
+    (see :mod:`rapideval.llm.limiter`): it paces at the rates the endpoint states in its ``x-ratelimit-*``
+    headers, probes where it states none (cut by half on a 429, raised while answers come back), and grows
+    the requests in flight from one up to ``concurrency``; ``rpm``, ``tpm`` and ``concurrency`` are then
+    ceilings that nothing learned passes. With ``adaptive=False`` it sends at exactly the given limits and
+    learns nothing. ``share`` is this client's part of the endpoint's limits (``1 / n`` for each of ``n``
+    processes on one key, as :func:`rapideval.ray.split_limits` sets it).
     """
 
-    rpm: float | None = 500
-    tpm: float | None = 200_000
-    concurrency: int = 32
+    rpm: float | None = None
+    tpm: float | None = None
+    concurrency: int = 64
     timeout: float = 60.0
+    adaptive: bool = True
+    share: float = 1.0
 
     def __post_init__(self) -> None:
         _positive("rpm", self.rpm)
@@ -106,6 +115,11 @@ class Limits:
         _positive("timeout", self.timeout, allow_none=False)
         if not isinstance(self.concurrency, int) or isinstance(self.concurrency, bool) or self.concurrency < 1:
             raise ValueError(f"concurrency must be a positive int, got {self.concurrency!r}")
+        if not isinstance(self.adaptive, bool):
+            raise TypeError(f"adaptive must be a bool, got {type(self.adaptive).__name__}")
+        _positive("share", self.share, allow_none=False)
+        if self.share > 1:
+            raise ValueError(f"share must be at most 1, got {self.share!r}")
 
 
 @dataclass(frozen=True)
@@ -114,7 +128,7 @@ class RetryPolicy:
 
     ``max_attempts`` counts the first try. The wait before retry ``i`` (1-based) is drawn uniformly from
     ``[0, min(max_delay, base_delay * 2**(i-1))]`` ("full jitter"), unless a 429 carries Retry-After: then
-    the whole client pauses that long (capped at ``max_retry_after``).
+    every call of that model waits that long (capped at ``max_retry_after``).
     """
 
     max_attempts: int = 6
@@ -163,11 +177,12 @@ class Budget:
     """A spending cap for one run: US dollars, tokens (prompt + completion) and/or HTTP calls.
 
     Each call reserves its worst case before it is sent (prompt tokens bounded by the prompt's UTF-8 bytes,
-    completion tokens by ``max_tokens`` per choice) and settles the real figure after. A call that does not
+    completion tokens by the request's ``max_tokens`` per choice, which follows from the reply's schema where
+    it bounds the reply) and settles the real figure after. A call that does not
     fit waits for the calls in flight to settle; once nothing is in flight and it still does not fit, the
     run stops and the rows left become failures with cause ``"budget"``. So a run spends up to the cap,
     whatever the concurrency, and never past it (as long as the endpoint's tokens are at most one per byte
-    and it honours ``max_tokens``; with ``max_tokens=None`` a completion of 512 tokens is assumed).
+    and it honours ``max_tokens``).
     """
 
     max_cost_usd: float | None = None

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    from .limiter import RateState
 
 __all__ = ["Cause", "DryRun", "Estimate", "JudgeFailure", "JudgeResult", "JudgeRun", "Usage"]
 
@@ -122,6 +125,9 @@ class JudgeRun:
     results: tuple[JudgeResult | JudgeFailure, ...]
     stopped: str | None = None
     """``None`` when every request was attempted; else which budget limit was reached and at which row."""
+    rates: Mapping[str, RateState] = field(default_factory=dict)
+    """Per model, the rate the client sent at when the run ended and where it came from (the endpoint's
+    headers, probing, the given limits): see :class:`~rapideval.llm.limiter.RateState`."""
 
     def __len__(self) -> int:
         return len(self.results)

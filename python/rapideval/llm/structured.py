@@ -18,7 +18,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["FormatMode", "OutputError", "extract_json", "parse_output", "response_format", "strict_schema"]
+__all__ = [
+    "FormatMode",
+    "OutputError",
+    "extract_json",
+    "parse_output",
+    "reply_token_bound",
+    "response_format",
+    "strict_schema",
+]
 
 FormatMode = Literal["json_schema", "json_object", "text"]
 MODES: tuple[FormatMode, ...] = ("json_schema", "json_object", "text")
@@ -48,6 +56,46 @@ def _close(node: Any) -> None:
     elif isinstance(node, list):
         for value in node:
             _close(value)
+
+
+def reply_token_bound(model: type[BaseModel]) -> int | None:
+    """The most tokens a reply valid under the model's schema can take, or None where a string or a list of
+    it has no bound (``maxLength``, ``maxItems``, an enum). Counted as one token per character of string
+    content (the worst case of BPE vocabularies on ASCII text) and per structural character, key and
+    separator, plus one of whitespace between any two of them (what a grammar-constrained server allows)."""
+    root = strict_schema(model)
+    size = _reply_size(root, root.get("$defs", {}), 0)
+    return None if size is None else size + 16
+
+
+def _reply_size(node: Mapping[str, Any], defs: Mapping[str, Any], depth: int) -> int | None:
+    if depth > 16:
+        return None
+    if "$ref" in node:
+        return _reply_size(defs.get(node["$ref"].rsplit("/", 1)[-1], {}), defs, depth + 1)
+    for key in ("anyOf", "oneOf"):
+        if key in node:
+            options = [_reply_size(n, defs, depth + 1) for n in node[key]]
+            return None if None in options else max(o for o in options if o is not None)
+    choices = node.get("enum", [node["const"]] if "const" in node else None)
+    if choices is not None:
+        return 2 + max(len(json.dumps(c)) for c in choices)
+    kind = node.get("type")
+    if kind == "object":
+        total = 4
+        for key, value in node.get("properties", {}).items():
+            inner = _reply_size(value, defs, depth + 1)
+            if inner is None:
+                return None
+            total += len(key) + 6 + inner  # quotes, colon, comma, whitespace
+        return total
+    if kind == "array":
+        items, most = _reply_size(node.get("items", {}), defs, depth + 1), node.get("maxItems")
+        return None if items is None or most is None else 4 + most * (items + 2)
+    if kind == "string":
+        most = node.get("maxLength")
+        return None if most is None else most + 4
+    return 24  # a number (any digits a bounded one needs), a boolean or null
 
 
 def response_format(model: type[BaseModel], mode: FormatMode) -> dict[str, Any] | None:
