@@ -122,7 +122,7 @@ class ContextUtilization(LLMContextPrecisionWithoutReference):
 
 
 class _Sentence(BaseModel):
-    sentence: str
+    sentence: str = Field(max_length=STATEMENT_CHARS)
     reason: str = Field(max_length=REASON_CHARS, description="one short sentence")
     attributed: Literal[0, 1] = Field(description="1 if the contexts support the sentence, else 0")
 

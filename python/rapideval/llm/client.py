@@ -743,7 +743,9 @@ class JudgeClient:
             elif isinstance(e, openai.APIStatusError):
                 rate.answered(e.response.headers, acct.sent_at)
             elif isinstance(e, openai.APITimeoutError):
-                rate.timed_out(self.health.last_answer > acct.sent_at)
+                # Queueing, not an outage (a frozen or dead endpoint answers nothing meanwhile): it answered
+                # other calls within the last half timeout.
+                rate.timed_out(time.monotonic() - self.health.last_answer < self.limits.timeout / 2)
             else:
                 rate.released()
             raise

@@ -14,9 +14,11 @@ server has no rate limit but a few slots), so :class:`RateControl` finds the lim
   the requests sent after it still meet 429s at least half as often as before it, they were not about the
   rate (an overloaded endpoint refusing at random): the probed rate is dropped, and that share of 429s
   becomes the noise level that later cuts must exceed by 10 points.
-* **Concurrency** starts at one request and grows by one per answer up to the ceiling (TCP's slow start, so
-  the first answer's headers are known before a burst is sent), and is halved by a timeout of an endpoint
-  that answers others (a local server's queue is longer than its slots can serve in time).
+* **Concurrency** starts at one request, so that the first answer's headers are known before a burst is
+  sent; then it opens to the ceiling where the endpoint states its limits (the pace holds the requests), or
+  to 8 requests growing by one per answer where it states none (TCP's slow start). It is halved by a timeout
+  of an endpoint that answered other calls within the last half timeout: a local server whose queue is
+  longer than its slots can serve in time (a frozen or dead endpoint answers nothing: the breaker's case).
 
 A user's :class:`~rapideval.llm.Limits` are ceilings: nothing learned goes above them. ``Limits(adaptive=False)``
 sends at exactly the given limits and learns nothing. Every part is plain state over ``time.monotonic()``,
@@ -48,6 +50,7 @@ _WINDOW_S = 5.0  # answers counted over this many seconds to measure the rate re
 _OUTCOMES = 50  # probing: the share of 429s is measured over this many latest answers
 _MIN_OUTCOMES = 10  # probing: no cut on a share of fewer answers
 _CHECK = 30  # a cut is checked after this many answers to requests sent after it
+_FIRST_WINDOW = 8  # requests in flight after the first answer of an endpoint that states no limits
 _LOOK_AGAIN_S = 0.05  # a call waiting for its pace looks again this often
 _REQUEST_BURST_S = 0.1  # requests may bunch up over a tenth of a second (late event-loop wake-ups)
 _TOKEN_BURST_S = 6.0  # tokens may burst up to six seconds' worth (one large request must fit)
@@ -348,6 +351,12 @@ class RateControl:
 
     def _grow_window(self) -> None:
         if self._window >= self.limits.concurrency:
+            return
+        if self._slow_start and self._window == 1:
+            # The first answer: where the endpoint states its rate, the pace holds the requests to it and the
+            # window opens at once; else slow start goes on from a few requests.
+            stated = self._stated_rps is not None or self._stated_tps is not None
+            self._window = self.limits.concurrency if stated else min(self.limits.concurrency, _FIRST_WINDOW)
             return
         if self._slow_start:
             self._window += 1  # one more per answer: the window doubles every round trip
