@@ -742,10 +742,6 @@ class JudgeClient:
                 rate.rate_limited(e.response.headers, retry_after, acct.sent_at)
             elif isinstance(e, openai.APIStatusError):
                 rate.answered(e.response.headers, acct.sent_at)
-            elif isinstance(e, openai.APITimeoutError):
-                # Queueing, not an outage (a frozen or dead endpoint answers nothing meanwhile): it answered
-                # other calls within the last half timeout.
-                rate.timed_out(time.monotonic() - self.health.last_answer < self.limits.timeout / 2)
             else:
                 rate.released()
             raise

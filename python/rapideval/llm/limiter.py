@@ -16,9 +16,7 @@ server has no rate limit but a few slots), so :class:`RateControl` finds the lim
   becomes the noise level that later cuts must exceed by 10 points.
 * **Concurrency** starts at one request, so that the first answer's headers are known before a burst is
   sent; then it opens to the ceiling where the endpoint states its limits (the pace holds the requests), or
-  to 8 requests growing by one per answer where it states none (TCP's slow start). It is halved by a timeout
-  of an endpoint that answered other calls within the last half timeout: a local server whose queue is
-  longer than its slots can serve in time (a frozen or dead endpoint answers nothing: the breaker's case).
+  to 8 requests growing by one per answer where it states none (TCP's slow start).
 
 A user's :class:`~rapideval.llm.Limits` are ceilings: nothing learned goes above them. ``Limits(adaptive=False)``
 sends at exactly the given limits and learns nothing. Every part is plain state over ``time.monotonic()``,
@@ -181,7 +179,7 @@ class RateControl:
     """The pace, the concurrency window and the pauses of one endpoint and model (see the module doc).
 
     ``admit(tokens)`` waits for a slot and returns once the request may go out; every admitted request ends
-    with exactly one of ``answered`` / ``rate_limited`` / ``timed_out`` / ``released`` (other failures).
+    with exactly one of ``answered`` / ``rate_limited`` / ``released`` (no answer: timeouts, connection errors).
     The request rate is the least of the user's ceiling, :data:`HEADER_SHARE` of the endpoint's stated
     limit, and the probed rate (set by the first 429, then raised while answers come back)."""
 
@@ -313,16 +311,6 @@ class RateControl:
             self._in_flight -= 1
             self._wake()
         return pause
-
-    def timed_out(self, endpoint_answers_others: bool) -> None:
-        """A timeout: where the endpoint answers other calls, its queue is too long for the window."""
-        with self._lock:
-            if self._adaptive and endpoint_answers_others:
-                self._slow_start = False
-                self._window = max(1, self._window // 2)
-                self._grow = 0
-            self._in_flight -= 1
-            self._wake()
 
     def released(self) -> None:
         """A call that ended without an HTTP answer that says anything about the rate."""
