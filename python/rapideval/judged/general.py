@@ -214,7 +214,9 @@ class DiscreteMetric(_Templated):
 @functools.lru_cache(maxsize=256)
 def _range_model(low: float, high: float) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return, arg-type, unused-ignore]
-        "Number", reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), value=(float, Field(ge=low, le=high))
+        "Number",
+        reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
+        value=(float, Field(ge=low, le=high))
     )
 
 
@@ -255,7 +257,9 @@ def _distinct(items: list[str]) -> list[str]:
 def _ranking_model(size: int) -> type[BaseModel]:
     ranking: Any = Annotated[list[str], Field(min_length=size, max_length=size), AfterValidator(_distinct)]
     return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
-        "Ranking", reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), value=(ranking, ...)
+        "Ranking",
+        reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
+        value=(ranking, ...)
     )
 
 
@@ -310,7 +314,9 @@ def rubric_levels(rubrics: Any, where: str) -> tuple[int, ...]:
 def _rubric_model(levels: tuple[int, ...]) -> type[BaseModel]:
     level: Any = Literal[levels]
     return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
-        "RubricScore", feedback=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), score=(level, ...)
+        "RubricScore",
+        feedback=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
+        score=(level, ...)
     )
 
 

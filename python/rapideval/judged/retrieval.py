@@ -65,7 +65,9 @@ def context_relevance_score(first: int, second: int) -> float:
 def _usefulness_model(count: int) -> type[BaseModel]:
     verdict: Any = Annotated[list[Literal[0, 1]], Field(min_length=count, max_length=count)]
     return create_model(  # type: ignore[call-overload, no-any-return]
-        "Usefulness", reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")), verdicts=(verdict, ...)
+        "Usefulness",
+        reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
+        verdicts=(verdict, ...)
     )
 
 
