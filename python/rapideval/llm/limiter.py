@@ -228,7 +228,7 @@ class RateControl:
                         return
                 await asyncio.sleep(min(wait, _LOOK_AGAIN_S))
         except BaseException:
-            self._leave_window()
+            self.released()
             raise
 
     async def _enter_window(self) -> None:
@@ -251,11 +251,6 @@ class RateControl:
             raise
         with self._lock:
             self._granted.discard(waiter)
-
-    def _leave_window(self) -> None:
-        with self._lock:
-            self._in_flight -= 1
-            self._wake()
 
     def _wake(self) -> None:
         """Hand free places to the waiters, oldest first (called under the lock)."""
@@ -289,9 +284,9 @@ class RateControl:
 
     def rate_limited(
         self, headers: Mapping[str, str] | None, retry_after: float | None, sent_at: float
-    ) -> float | None:
+    ) -> None:
         """A 429 to a request sent at ``sent_at``: pause every task for ``retry_after`` (or the headers' reset
-        when nothing remains), and cut the probed rate. Returns the pause in seconds (None: none asked for)."""
+        when nothing remains), and cut the probed rate."""
         stated = stated_limits(headers)
         with self._lock:
             now = time.monotonic()
@@ -310,11 +305,12 @@ class RateControl:
                     self._cut_rate(now)
             self._in_flight -= 1
             self._wake()
-        return pause
 
     def released(self) -> None:
         """A call that ended without an HTTP answer that says anything about the rate."""
-        self._leave_window()
+        with self._lock:
+            self._in_flight -= 1
+            self._wake()
 
     def settle_tokens(self, delta: float) -> None:
         """Add the difference between a call's real tokens and its estimate to the token pace."""
