@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from . import llm
     from .evaluation import EvaluationResult, evaluate
     from .llm import (
+        BatchMode,
         Budget,
         CircuitBreaker,
         DryRun,
@@ -47,8 +48,8 @@ if TYPE_CHECKING:
 
 # The LLM judge runtime imports openai and httpx: loaded on first use, not by `import rapideval`.
 _LLM_NAMES = frozenset(
-    {"Budget", "CircuitBreaker", "DryRun", "JudgeClient", "JudgeFailure", "JudgeRequest", "JudgeResult", "JudgeRun",
-     "Limits", "RetryPolicy", "Sampling", "Usage"}
+    {"BatchMode", "Budget", "CircuitBreaker", "DryRun", "JudgeClient", "JudgeFailure", "JudgeRequest", "JudgeResult",
+     "JudgeRun", "Limits", "RetryPolicy", "Sampling", "Usage"}
 )
 
 
@@ -66,6 +67,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'rapideval' has no attribute {name!r}")
 
 __all__ = [
+    "BatchMode",
     "bleu",
     "BLEUScore",
     "bootstrap_ci",

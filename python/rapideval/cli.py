@@ -43,11 +43,11 @@ def _column_map(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _judge(args: argparse.Namespace) -> Any:
-    if args.judge_model is None and args.base_url is None:
+    if args.judge_model is None and args.base_url is None and not args.batch:
         return None  # evaluate() makes one from the environment when a metric needs it
     from .llm import JudgeClient
 
-    return JudgeClient(args.judge_model, base_url=args.base_url)
+    return JudgeClient(args.judge_model, base_url=args.base_url, batch=args.batch or None)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -202,6 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--id-columns", nargs="*", help="columns carried into the results (default: id and *_id)")
     p.add_argument("--judge-model", help="the judge model of judged metrics (default: $RAPIDEVAL_JUDGE_MODEL)")
     p.add_argument("--base-url", help="the judge's OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    p.add_argument("--batch", action="store_true", help="judge through the Batch API (half the price, answers within "
+                   "24 h; a killed run resumes its batches; default: $RAPIDEVAL_JUDGE_BATCH)")
     p.add_argument("--chunk-size", type=int, help="rows per chunk (default: 10000, 256 with a judged metric)")
     p.add_argument("--encoding", default="utf-8", help="the text encoding of a CSV, TSV or JSON file")
     p.add_argument("--no-resume", action="store_true", help="start over even if --out holds a stopped run")

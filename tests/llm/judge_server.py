@@ -2,7 +2,10 @@
 
 It speaks ``POST .../chat/completions`` (``n``, ``response_format``, ``max_tokens``, ``usage``) and
 ``POST .../embeddings`` (float or base64 encoding) on any path prefix, so both the OpenAI layout
-(``/v1/chat/completions``) and the Azure one (``/openai/deployments/<name>/chat/completions``) work.
+(``/v1/chat/completions``) and the Azure one (``/openai/deployments/<name>/chat/completions``) work. It also
+speaks the Batch API: ``/files`` (upload, content, delete) and ``/batches`` (create, retrieve, list, cancel);
+a batch ends ``batch_delay`` seconds after it was created, its lines answered as online requests are (the
+script sees each line, with the batch's id in the ``x-batch-id`` header).
 
 Each test scripts it: ``answer(body, choice_index) -> str`` gives the content of every choice (a rule
 the test can recompute on its own), ``script(request) -> Reply | None`` overrides any request (status
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import email.parser
 import hashlib
 import json
 import re
@@ -138,6 +142,9 @@ class JudgeServer:
         one_choice_usage: bool = False,
         rpm: float | None = None,
         state_limits: bool = True,
+        batch_delay: float = 0.0,
+        batch_api: bool = True,
+        create_delay: float = 0.0,
     ) -> None:
         self.answer = answer
         self.script = script
@@ -155,9 +162,18 @@ class JudgeServer:
         """Enforces ``rpm`` as OpenAI does (a bucket of one second's requests, refilled continuously): a
         request over it is answered 429. With ``state_limits`` every answer carries the ``x-ratelimit-*``
         headers (limit, remaining, reset)."""
+        self.batch_delay = batch_delay
+        self.batch_api = batch_api
+        """False: the files and batches endpoints answer 404, as a server without the Batch API does."""
+        self.create_delay = create_delay
+        """Seconds between creating a batch and answering that request (a client killed meanwhile never
+        learns the batch's id)."""
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
         self.requests: list[Recorded] = []
         self.count = 0
-        self.totals = {"chat": 0, "embeddings": 0, "prompt_tokens": 0, "completion_tokens": 0, "rate_limited": 0}
+        self.totals = {"chat": 0, "embeddings": 0, "prompt_tokens": 0, "completion_tokens": 0, "rate_limited": 0,
+                       "files": 0, "batches": 0, "batch_lines": 0}  # fmt: skip
         """Answered chat and embedding requests and the chat tokens (characters / 4) served, in constant memory."""
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _handler_class(self))
@@ -209,18 +225,23 @@ class JudgeServer:
         delay = reply.delay or self.latency
         if reply.raw_body is not None:
             return reply.status, out_headers, reply.raw_body, delay
+        status, payload = self._dispatch(path, body, reply)
+        return status, out_headers, payload, delay
+
+    def _dispatch(self, path: str, body: dict[str, Any], reply: Reply) -> tuple[int, bytes]:
+        """The status and body of a chat or embeddings request the script let through (``reply``)."""
         if reply.status != 200:
             kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
-            return reply.status, out_headers, _error_body(reply.error, kind), delay
+            return reply.status, _error_body(reply.error, kind)
         if path.endswith("/embeddings"):
-            return 200, out_headers, self._embeddings(body), delay
+            return 200, self._embeddings(body)
         if path.endswith("/chat/completions"):
             fmt = (body.get("response_format") or {}).get("type")
             if fmt in self.reject_formats:
                 msg = f"Invalid parameter: 'response_format' of type '{fmt}' is not supported with this model."
-                return 400, {}, _error_body(msg, "invalid_request_error"), delay
-            return 200, out_headers, self._chat(body, reply), delay
-        return 404, {}, _error_body(f"no route {path}", "not_found"), delay
+                return 400, _error_body(msg, "invalid_request_error")
+            return 200, self._chat(body, reply)
+        return 404, _error_body(f"no route {path}", "not_found")
 
     def _chat(self, body: dict[str, Any], reply: Reply) -> bytes:
         n = int(body.get("n") or 1) if self.honour_n else 1
@@ -257,6 +278,106 @@ class JudgeServer:
             out["usage"] = {"prompt_tokens": prompt, "completion_tokens": first, "total_tokens": prompt + first}
             out["timings"] = {"prompt_n": prompt, "predicted_n": first}
         return json.dumps(out).encode()
+
+    # The Batch API ---------------------------------------------------------------------------------
+
+    def upload(self, content_type: str, raw: bytes) -> tuple[int, bytes]:
+        """``POST /files`` (multipart: ``file`` and ``purpose``)."""
+        message = email.parser.BytesParser().parsebytes(b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw)
+        parts = {p.get_param("name", header="content-disposition"): p for p in message.get_payload()}  # type: ignore[union-attr]
+        if "file" not in parts or parts.get("purpose") is None:
+            return 400, _error_body("expected the fields 'file' and 'purpose'", "invalid_request_error")
+        data = parts["file"].get_payload(decode=True)
+        purpose = parts["purpose"].get_payload(decode=True).decode()
+        with self._lock:
+            file_id = f"file-{len(self.files) + 1}"
+            self.files[file_id] = data
+            self.totals["files"] += 1
+        return 200, json.dumps(_file_object(file_id, len(data), purpose)).encode()
+
+    def batch_route(self, method: str, path: str, raw: bytes) -> tuple[int, bytes] | None:
+        """The files and batches endpoints other than the upload; None for another path."""
+        if m := re.search(r"/files/([^/]+)/content$", path):
+            content = self.files.get(m.group(1))
+            return (200, content) if content is not None else (404, _error_body("no such file", "not_found"))
+        if (m := re.search(r"/files/([^/]+)$", path)) and method == "DELETE":
+            gone = self.files.pop(m.group(1), None)
+            return 200 if gone is not None else 404, json.dumps({"id": m.group(1), "object": "file", "deleted": True}).encode()
+        if path.endswith("/batches") and method == "POST":
+            created = self._create_batch(json.loads(raw or b"{}"))
+            time.sleep(self.create_delay)
+            return created
+        if path.endswith("/batches") and method == "GET":
+            with self._lock:
+                listed = [self._batch_state(b) for b in reversed(list(self.batches.values()))]
+            return 200, json.dumps({"object": "list", "data": listed, "has_more": False}).encode()
+        if m := re.search(r"/batches/([^/]+)(/cancel)?$", path):
+            with self._lock:
+                batch = self.batches.get(m.group(1))
+                if batch is None:
+                    return 404, _error_body("no such batch", "not_found")
+                if m.group(2) and batch["status"] not in ("completed", "failed", "expired"):
+                    batch["cancel"] = True
+                return 200, json.dumps(self._batch_state(batch)).encode()
+        return None
+
+    def _create_batch(self, body: dict[str, Any]) -> tuple[int, bytes]:
+        with self._lock:
+            data = self.files.get(body.get("input_file_id", ""))
+            if data is None:
+                return 400, _error_body("input_file_id: no such file", "invalid_request_error")
+            batch_id = f"batch_{len(self.batches) + 1}"
+            lines = [json.loads(line) for line in data.splitlines() if line.strip()]
+            self.batches[batch_id] = batch = {
+                "id": batch_id, "object": "batch", "endpoint": body.get("endpoint"), "input_file_id": body["input_file_id"],
+                "completion_window": body.get("completion_window", "24h"), "status": "in_progress",
+                "created_at": int(time.time()), "metadata": body.get("metadata"), "lines": lines,
+                "started": time.monotonic(), "cancel": False,
+            }  # fmt: skip
+            self.totals["batches"] += 1
+            return 200, json.dumps(self._batch_state(batch)).encode()
+
+    def _batch_state(self, batch: dict[str, Any]) -> dict[str, Any]:
+        """The batch as the API shows it, ending it (answering its lines) once ``batch_delay`` has passed."""
+        total = len(batch["lines"])
+        elapsed = time.monotonic() - batch["started"]
+        if batch["status"] == "in_progress" and (elapsed >= self.batch_delay or batch["cancel"]):
+            self._end_batch(batch)
+        done = total if batch["status"] != "in_progress" else int(total * elapsed / self.batch_delay)
+        shown = {k: v for k, v in batch.items() if k not in ("lines", "started", "cancel", "failed")}
+        return {**shown, "request_counts": {"total": total, "completed": done - batch.get("failed", 0),
+                                            "failed": batch.get("failed", 0)}}  # fmt: skip
+
+    def _end_batch(self, batch: dict[str, Any]) -> None:
+        """Answer every line (called under the lock): 200s go to the output file, the rest to the error file."""
+        out, errors = [], []
+        for k, line in enumerate(batch["lines"]):
+            key = line.get("custom_id")
+            if batch["cancel"]:
+                errors.append({"id": f"req-{k}", "custom_id": key, "response": None,
+                               "error": {"code": "batch_cancelled", "message": "This line was not executed."}})  # fmt: skip
+                continue
+            rec = Recorded(self.count, time.monotonic(), line.get("url", ""), {"x-batch-id": batch["id"]}, line.get("body", {}))
+            self.count += 1
+            if self.record:
+                self.requests.append(rec)
+            self._lock.release()  # the script and the answer take the lock themselves
+            try:
+                reply = (self.script(rec) if self.script is not None else None) or Reply()
+                status, payload = self._dispatch(rec.path, rec.body, reply)
+            finally:
+                self._lock.acquire()
+            answer = {"id": f"req-{k}", "custom_id": key, "error": None,
+                      "response": {"status_code": status, "request_id": f"r{k}", "body": json.loads(payload)}}  # fmt: skip
+            (out if status == 200 else errors).append(answer)
+        self.totals["batch_lines"] += len(batch["lines"])
+        batch["failed"] = len(errors)
+        batch["status"] = "cancelled" if batch["cancel"] else "completed"
+        for name, lines in (("output_file_id", out), ("error_file_id", errors)):
+            if lines:
+                file_id = f"file-{len(self.files) + 1}"
+                self.files[file_id] = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+                batch[name] = file_id
 
     def _embeddings(self, body: dict[str, Any]) -> bytes:
         inputs = body.get("input")
@@ -316,6 +437,11 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
 
+def _file_object(file_id: str, size: int, purpose: str) -> dict[str, Any]:
+    return {"id": file_id, "object": "file", "bytes": size, "created_at": int(time.time()),
+            "filename": "input.jsonl", "purpose": purpose, "status": "processed"}  # fmt: skip
+
+
 def _error_body(message: str, kind: str) -> bytes:
     return json.dumps({"error": {"message": message, "type": kind, "param": None, "code": kind}}).encode()
 
@@ -330,35 +456,51 @@ def _handler_class(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
             # client's delayed ACK add ~40 ms to every response.
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
+        def answer(self, status: int, payload: bytes, extra: dict[str, str] | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            for k, v in (extra or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(payload)
+
         def do_POST(self) -> None:
             try:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                path = self.path.split("?")[0]
+                if not server.batch_api and re.search(r"/(files|batches)(/|$)", path):
+                    self.answer(404, _error_body(f"no route {path}", "not_found"))
+                    return
+                if path.endswith("/files"):
+                    self.answer(*server.upload(self.headers.get("Content-Type", ""), raw))
+                    return
+                if (routed := server.batch_route("POST", path, raw)) is not None:
+                    self.answer(*routed)
+                    return
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                status, extra, payload, delay = server.respond(self.path.split("?")[0], headers, raw)
+                status, extra, payload, delay = server.respond(path, headers, raw)
                 if delay:
                     time.sleep(delay)
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                for k, v in extra.items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(payload)
+                self.answer(status, payload, extra)
             except (BrokenPipeError, ConnectionResetError):
                 # The client gave up (a hang past its timeout): nothing to answer.
                 self.close_connection = True
 
+        def do_DELETE(self) -> None:
+            self.answer(*(server.batch_route("DELETE", self.path.split("?")[0], b"") or (404, b"{}")))
+
         def do_GET(self) -> None:
+            path = self.path.split("?")[0]
+            if (routed := server.batch_route("GET", path, b"")) is not None:
+                self.answer(*routed)
+                return
             # GET /stats: the arrival times (time.monotonic of this process) of the requests recorded so far,
             # and the totals.
             with server._lock:
                 arrivals = [r.t for r in server.requests]
                 payload = json.dumps({"count": server.count, "arrivals": arrivals, **server.totals}).encode()
-            self.send_response(200 if self.path == "/stats" else 404)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+            self.answer(200 if path == "/stats" else 404, payload)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

@@ -115,11 +115,11 @@ def evaluate(
     ``data``: a list of dicts, a pandas or polars DataFrame, a pyarrow Table or RecordBatchReader, a Hugging
     Face Dataset, or a path to a ``.jsonl``, ``.json``, ``.csv``/``.tsv`` (``encoding``, UTF-8 with or without
     a BOM by default) or ``.parquet`` file, read ``chunk_size`` rows at a time (10,000; 256 with a judged
-    metric). ``metrics``: names (:func:`metric_names`: ``bleu``, ``rougeL``, ``f1``, ..., ``faithfulness``,
-    ``coherence``, ...) or :mod:`rapideval.judged` metric objects. Fields are Ragas's (``user_input``,
-    ``response``, ``reference``, ``retrieved_contexts``, ...): a column of the field's name, a column mapped
-    to it by ``column_map={"column": "field"}``, or one of Ragas's v1 names (``question``, ``answer``,
-    ``contexts``, ``ground_truth``). ``id_columns`` are carried into the output (default: ``id`` and
+    metric, unless the judge runs in batch mode). ``metrics``: names (:func:`metric_names`: ``bleu``,
+    ``rougeL``, ``f1``, ..., ``faithfulness``, ``coherence``, ...) or :mod:`rapideval.judged` metric objects.
+    Fields are Ragas's (``user_input``, ``response``, ``reference``, ``retrieved_contexts``, ...): a column of
+    the field's name, a column mapped to it by ``column_map={"column": "field"}``, or one of Ragas's v1 names
+    (``question``, ``answer``, ``contexts``, ``ground_truth``). ``id_columns`` are carried into the output (default: ``id`` and
     ``*_id`` columns). The judged metrics share ``judge`` (default: ``JudgeClient()`` from the environment)
     and embed through ``embedder`` (default: the judge).
 
@@ -134,15 +134,17 @@ def evaluate(
     specs = resolve(metrics)
     fields = field_columns(specs, source.columns, column_map, source.name)
     ids = id_columns_of(id_columns, source.columns, source.name)
-    if chunk_size is None:
-        chunk_size = JUDGED_CHUNK_ROWS if any(s.metric is not None for s in specs) else CHUNK_ROWS
-    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
-        raise ValueError(f"evaluate: chunk_size must be a positive int, got {chunk_size!r}")
     needs_judge = any(s.metric is not None and s.metric.uses_judge for s in specs)
     if needs_judge and judge is None:
         from ..llm import JudgeClient
 
         judge = JudgeClient()
+    if chunk_size is None:
+        # A batch judge answers a chunk's stages in a few batches each: the bigger the chunk, the fewer waits.
+        online = judge is None or judge.batch is None
+        chunk_size = JUDGED_CHUNK_ROWS if online and any(s.metric is not None for s in specs) else CHUNK_ROWS
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+        raise ValueError(f"evaluate: chunk_size must be a positive int, got {chunk_size!r}")
     signatures = {s.name: s.signature(judge, embedder) for s in specs}
     directions = {s.name: s.higher_is_better for s in specs}
     tracker = Tracker([s.name for s in specs], directions)

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from .cache import JudgeCache, default_cache_path
 from .client import JudgeClient, JudgeError
-from .options import Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
+from .options import BatchMode, Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
 from .pricing import PRICES
 from .request import JudgeRequest
 from .results import DryRun, Estimate, JudgeFailure, JudgeResult, JudgeRun, Usage
 
 __all__ = [
     "PRICES",
+    "BatchMode",
     "Budget",
     "CircuitBreaker",
     "DryRun",

@@ -30,6 +30,12 @@ CREATE TABLE IF NOT EXISTS chat (
     model TEXT NOT NULL,
     value TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS batch (
+    file_id TEXT PRIMARY KEY,
+    endpoint TEXT NOT NULL,
+    batch_id TEXT,
+    keys TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS embedding (
     key TEXT PRIMARY KEY,
     model TEXT NOT NULL,
@@ -107,6 +113,30 @@ class JudgeCache:
             db.execute("BEGIN")
             db.executemany("INSERT OR REPLACE INTO embedding (key, model, vector) VALUES (?, ?, ?)", rows)
             db.execute("COMMIT")
+
+    # The Batch API's submissions not yet read back (see rapideval.llm.batch) ---------------------------
+
+    def add_batch(self, file_id: str, endpoint: str, keys: list[str]) -> None:
+        """Record an uploaded batch file and the keys of its lines, before the batch is created."""
+        with self._lock:
+            self._db().execute(
+                "INSERT OR REPLACE INTO batch (file_id, endpoint, batch_id, keys) VALUES (?, ?, NULL, ?)",
+                (file_id, endpoint, json.dumps(keys)),
+            )
+
+    def batch_submitted(self, file_id: str, batch_id: str) -> None:
+        with self._lock:
+            self._db().execute("UPDATE batch SET batch_id = ? WHERE file_id = ?", (batch_id, file_id))
+
+    def open_batches(self, endpoint: str) -> list[tuple[str, str | None, list[str]]]:
+        """(file id, batch id or None, keys) of each recorded batch of ``endpoint``."""
+        with self._lock:
+            rows = self._db().execute("SELECT file_id, batch_id, keys FROM batch WHERE endpoint = ?", (endpoint,))
+            return [(f, b, json.loads(k)) for f, b, k in rows.fetchall()]
+
+    def forget_batches(self, file_ids: list[str]) -> None:
+        with self._lock:
+            self._db().executemany("DELETE FROM batch WHERE file_id = ?", [(f,) for f in file_ids])
 
     def __len__(self) -> int:
         with self._lock:

@@ -22,17 +22,14 @@ import base64
 import json
 import logging
 import os
-import random
 import sys
 import threading
 import time
 import weakref
 from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import openai
@@ -40,10 +37,19 @@ from pydantic import BaseModel
 from tqdm import tqdm
 
 from ..metrics.votes import majority_vote, ordinal_vote
+from .accounting import (
+    Account,
+    completion_guess,
+    max_tokens_of,
+    prompt_bound,
+    prompt_tokens,
+    tokens_of,
+)
+from .batch import BatchLine, BatchRunner, LineAnswer
 from .cache import JudgeCache, cache_key, default_cache_path
 from .guards import EndpointHealth, Failed, Hold, RunBudget
 from .limiter import RateControl, RateState
-from .options import Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
+from .options import BatchMode, Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
 from .pricing import PRICES, cost_usd, price_of
 from .request import Combine, JudgeRequest
 from .results import Cause, DryRun, Estimate, JudgeFailure, JudgeResult, JudgeRun, Usage
@@ -53,11 +59,11 @@ from .structured import (
     OutputError,
     parse_output,
     repair_messages,
-    reply_token_bound,
     response_format,
     strict_schema,
     with_instruction,
 )
+from .transport import backoff, choices_of, classify, describe, endpoint_of, retry_after
 
 if TYPE_CHECKING:
     from .local import LocalServer
@@ -70,10 +76,6 @@ T = TypeVar("T")
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small"
-# The max_tokens of a request whose reply the schema does not bound, when Sampling leaves it unset.
-_DEFAULT_MAX_TOKENS = 1024
-# 5xx answers that say the server cannot do this request at all: retrying cannot help.
-_PERMANENT_5XX = frozenset({501, 505, 506, 510, 511})
 
 
 def _from_environment(options: Iterable[tuple[str, str, type]]) -> dict[str, Any]:
@@ -133,23 +135,6 @@ class _LoopState:
         return self._format_locks.setdefault(model, asyncio.Lock())
 
 
-class _Acct:
-    """Mutable usage of one request while it runs; ``model`` is the model the endpoint last reported."""
-
-    __slots__ = ("calls", "completion", "estimated", "latency", "model", "prompt", "retries", "sent_at")
-
-    def __init__(self, model: str) -> None:
-        self.calls = self.prompt = self.completion = self.retries = 0
-        self.latency = 0.0
-        self.model = model
-        self.estimated = False
-        self.sent_at = 0.0  # monotonic time the last HTTP attempt went out
-
-    def usage(self, prices: Mapping[str, tuple[float, float]]) -> Usage:
-        cost = cost_usd(self.model, self.prompt, self.completion, prices)
-        return Usage(self.calls, self.prompt, self.completion, self.latency, self.retries, 0, cost, self.estimated)
-
-
 @dataclass(frozen=True, slots=True)
 class _Call:
     """One HTTP request: its kind (``chat`` or ``embeddings``), body, the (prompt, completion) tokens expected
@@ -169,160 +154,9 @@ class _Ctx:
     __slots__ = ("acct", "model", "run", "sampling", "schema")
 
     def __init__(
-        self, model: str, sampling: Sampling, schema: type[BaseModel] | None, acct: _Acct, run: RunBudget
+        self, model: str, sampling: Sampling, schema: type[BaseModel] | None, acct: Account, run: RunBudget
     ) -> None:
         self.model, self.sampling, self.schema, self.acct, self.run = model, sampling, schema, acct, run
-
-
-def _prompt_tokens(messages: Sequence[Mapping[str, Any]]) -> int:
-    """OpenAI's rule of thumb: 4 characters a token, plus ~4 tokens of framing per message."""
-    chars = 0
-    for m in messages:
-        content = m.get("content")
-        chars += len(content) if isinstance(content, str) else len(json.dumps(content))
-    return chars // 4 + 4 * len(messages)
-
-
-def _count(value: Any) -> int:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
-
-
-def _tokens_of(data: Mapping[str, Any], prompt_estimate: int) -> tuple[int, int, bool]:
-    """(prompt, completion, estimated) tokens of a response: as reported, except where the report cannot be
-    right. Without ``usage`` both are estimated from the text. With ``n > 1``, llama.cpp reports the tokens
-    of one choice (its ``timings.predicted_n``): the others are estimated at that choice's tokens per
-    character."""
-    choices = data.get("choices")
-    texts = []
-    if isinstance(choices, list):
-        for c in choices:
-            message = c.get("message") if isinstance(c, dict) else None
-            content = message.get("content") if isinstance(message, dict) else None
-            texts.append(content if isinstance(content, str) else "")
-    usage = data.get("usage")
-    if not isinstance(usage, dict):
-        return prompt_estimate, sum(len(t) // 4 + 1 for t in texts), True
-    prompt, completion = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
-    timings = data.get("timings")
-    if len(texts) > 1 and isinstance(timings, dict) and timings.get("predicted_n") == completion:
-        first = len(texts[0])
-        others = sum(round(completion * len(t) / first) if first else len(t) // 4 + 1 for t in texts[1:])
-        return prompt, completion + others, True
-    return prompt, completion, False
-
-
-def _prompt_bound(messages: Sequence[Mapping[str, Any]], schema: type[BaseModel] | None) -> int:
-    """An upper bound of a prompt's tokens for the budget: BPE tokens are at least a byte each, plus the chat
-    template's tokens around each message, plus the schema where the endpoint may count it (OpenAI does)."""
-    size = sum(len(json.dumps(m.get("content"), ensure_ascii=False).encode()) for m in messages)
-    if schema is not None:
-        size += len(json.dumps(strict_schema(schema)).encode())
-    return size + 8 * len(messages) + 8
-
-
-def _completion_guess(schema: type[BaseModel] | None, limit: int) -> int:
-    """The expected completion tokens of one reply: from the schema's fields (a number or a flag is a few
-    tokens, free text about a hundred), bounded by ``limit``; without a schema, the limit."""
-    if schema is None:
-        return limit
-    root = strict_schema(schema)
-    return min(limit, _schema_tokens(root, root.get("$defs", {}), 0))
-
-
-def _schema_tokens(node: Mapping[str, Any], defs: Mapping[str, Any], depth: int) -> int:
-    if depth > 8:
-        return 8
-    if "$ref" in node:
-        return _schema_tokens(defs.get(node["$ref"].rsplit("/", 1)[-1], {}), defs, depth + 1)
-    for key in ("anyOf", "oneOf"):
-        if key in node:
-            return max(_schema_tokens(n, defs, depth + 1) for n in node[key])
-    kind = node.get("type")
-    if kind == "object":
-        fields = node.get("properties", {})
-        return 2 + sum(3 + _schema_tokens(v, defs, depth + 1) for v in fields.values())
-    if kind == "array":
-        return 2 + 5 * _schema_tokens(node.get("items", {}), defs, depth + 1)  # a guess of five items
-    if kind == "string":
-        choices = node.get("enum")
-        return (2 + max(len(str(c)) for c in choices) // 3) if choices else 100
-    return 3  # integer, number, boolean, null
-
-
-def _max_tokens(sampling: Sampling, schema: type[BaseModel] | None) -> int:
-    """A request's max_tokens: the schema's bound on its reply (so a model that loops is stopped by the
-    schema's end, not the token limit), capped by ``sampling.max_tokens``; else ``sampling.max_tokens``,
-    else :data:`_DEFAULT_MAX_TOKENS`."""
-    bound = reply_token_bound(schema) if schema is not None else None
-    cap = sampling.max_tokens
-    if bound is None:
-        return cap or _DEFAULT_MAX_TOKENS
-    return bound if cap is None else min(cap, bound)
-
-
-def _endpoint(base_url: str) -> str:
-    """The endpoint's identity for cache keys and results: the base URL without credentials, query or
-    trailing slash."""
-    parts = urlsplit(base_url)
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
-
-
-def _describe(e: BaseException) -> str:
-    """An error's message with its underlying causes: openai says only "Connection error." and keeps the
-    reason (refused, reset, DNS) in the exception chain."""
-    parts = [str(e) or type(e).__name__]
-    seen = {id(e)}
-    inner = e.__cause__ or e.__context__
-    while inner is not None and id(inner) not in seen and len(parts) < 4:
-        seen.add(id(inner))
-        text = f"{type(inner).__name__}: {inner}" if str(inner) else type(inner).__name__
-        if text not in parts[-1]:
-            parts.append(text)
-        inner = inner.__cause__ or inner.__context__
-    return " <- ".join(parts)
-
-
-def _classify(e: openai.OpenAIError) -> tuple[Cause, bool]:
-    """The failure cause of an openai error, and whether it is transient (worth a retry)."""
-    if isinstance(e, openai.APITimeoutError):
-        return "timeout", True
-    if isinstance(e, openai.APIConnectionError):
-        return "connection", True
-    if isinstance(e, openai.APIStatusError):
-        status = e.status_code
-        if status == 429:
-            return "rate_limit", True
-        if status == 408:
-            return "timeout", True
-        if status >= 500:
-            return "server_error", status not in _PERMANENT_5XX
-        if status in (401, 403):
-            return "auth", False
-        return "bad_request", False
-    return "invalid_response", False
-
-
-def _retry_after(e: openai.OpenAIError) -> float | None:
-    """Seconds from ``retry-after-ms`` (OpenAI, Azure) or ``retry-after`` (seconds or an HTTP date)."""
-    response = getattr(e, "response", None)
-    if response is None:
-        return None
-    headers = response.headers
-    try:
-        if "retry-after-ms" in headers:
-            return max(0.0, float(headers["retry-after-ms"]) / 1000)
-        value = headers.get("retry-after")
-        if value is None:
-            return None
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
-    except (TypeError, ValueError, OverflowError):
-        return None
 
 
 def _combine(values: list[Any], how: Combine) -> tuple[Any, float | None]:
@@ -360,9 +194,12 @@ class JudgeClient:
     ``limits`` (:class:`Limits`) the rate limits, concurrency and timeout (default: :class:`Limits`, with
     ``RAPIDEVAL_JUDGE_CONCURRENCY`` and ``RAPIDEVAL_JUDGE_TIMEOUT`` when set), ``retry`` (:class:`RetryPolicy`)
     which errors are retried and how long to back off, ``breaker`` (:class:`CircuitBreaker`) when the
-    endpoint counts as down. ``cache`` is ``"default"`` (``judge.sqlite3`` in the user cache directory, or ``$RAPIDEVAL_JUDGE_CACHE``),
-    a path, a :class:`JudgeCache`, or ``None`` to disable caching. ``prices`` adds to or overrides
-    :data:`rapideval.llm.pricing.PRICES` (USD per million input / output tokens).
+    endpoint counts as down. ``batch`` (``True`` or a :class:`BatchMode`; default: ``RAPIDEVAL_JUDGE_BATCH=1``)
+    sends the first request of each judgment of :meth:`run` through the Batch API (half the price, answers
+    within a day; see :class:`BatchMode`). ``cache`` is ``"default"`` (``judge.sqlite3`` in the user cache
+    directory, or ``$RAPIDEVAL_JUDGE_CACHE``), a path, a :class:`JudgeCache`, or ``None`` to disable
+    caching. ``prices`` adds to or overrides :data:`rapideval.llm.pricing.PRICES` (USD per million input /
+    output tokens).
 
     Use it as a context manager (``with`` or ``async with``), or call :meth:`close` / :meth:`aclose`.
     The sync methods (:meth:`run`, :meth:`judge`, :meth:`embed`) each run their own event loop; inside a
@@ -384,6 +221,7 @@ class JudgeClient:
         breaker: CircuitBreaker = CircuitBreaker(),
         cache: str | os.PathLike[str] | JudgeCache | None = "default",
         prices: Mapping[str, tuple[float, float]] | None = None,
+        batch: bool | BatchMode | None = None,
     ) -> None:
         self.model = model or os.environ.get("RAPIDEVAL_JUDGE_MODEL") or DEFAULT_MODEL
         if limits is None:
@@ -400,6 +238,11 @@ class JudgeClient:
             if not isinstance(value, kind):
                 raise TypeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
         self.sampling, self.limits, self.retry = sampling, limits, retry
+        if batch is None:
+            batch = os.environ.get("RAPIDEVAL_JUDGE_BATCH", "").strip().lower() in ("1", "true", "yes")
+        if not isinstance(batch, (bool, BatchMode)):
+            raise TypeError(f"batch must be a bool or a BatchMode, got {type(batch).__name__}")
+        self.batch: BatchMode | None = BatchMode() if batch is True else batch or None
         self.prices: Mapping[str, tuple[float, float]] = {**PRICES, **(prices or {})}
         if cache == "default":
             self.cache: JudgeCache | None = JudgeCache(default_cache_path())
@@ -444,7 +287,7 @@ class JudgeClient:
         else:
             given = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
             self.base_url = given if client is None else "unknown"
-        self.endpoint = _endpoint(self.base_url)
+        self.endpoint = endpoint_of(self.base_url)
         self.health = EndpointHealth(breaker)
         # One state per event loop: a sync score() inside a running loop judges on a private loop in a
         # worker thread, while the outer loop keeps its own connections.
@@ -644,7 +487,7 @@ class JudgeClient:
         return {model: rate.state() for model, rate in rates.items()}
 
     async def _post(
-        self, call: _Call, acct: _Acct, run: RunBudget, tries: tuple[int, int] | None = None
+        self, call: _Call, acct: Account, run: RunBudget, tries: tuple[int, int] | None = None
     ) -> dict[str, Any]:
         """Send one request (retrying transient errors) and return the decoded JSON body. ``tries`` is the
         (first, last) attempt number, default (1, the retry policy's max_attempts)."""
@@ -653,16 +496,16 @@ class JudgeClient:
         attempt = first - 1
         if attempt > 0:  # earlier attempts were made elsewhere: back off as a retry would
             acct.retries += 1
-            await asyncio.sleep(self._backoff(attempt))
+            await asyncio.sleep(backoff(self.retry, attempt))
         while True:
             attempt += 1
             probe = await self.health.admit()
             try:
                 raw, hold = await self._send(state, call, acct, run)
             except openai.OpenAIError as e:
-                cause, transient = _classify(e)
+                cause, transient = classify(e)
                 if isinstance(e, openai.APIConnectionError):  # timeouts included: nothing answered
-                    message = self._scrub(_describe(e))
+                    message = self._scrub(describe(e))
                     if self.health.unreachable(message, probe, acct.sent_at):
                         state.trip()
                     if self.health.is_open and self.health.policy.on_open == "fail":
@@ -673,7 +516,7 @@ class JudgeClient:
                 if not transient or attempt >= limit:
                     raise Failed(cause, message, getattr(e, "status_code", None), transient) from None
                 # A 429's Retry-After pauses every call of the model (the rate control holds them).
-                delay = self._backoff(attempt)
+                delay = backoff(self.retry, attempt)
                 acct.retries += 1
                 log.debug("%s (%s), attempt %d: retrying in %.3f s", cause, message, attempt, delay)
                 await asyncio.sleep(delay)
@@ -700,11 +543,7 @@ class JudgeClient:
             return task.result()
         raise self.health.down()
 
-    def _backoff(self, attempt: int) -> float:
-        """The wait after failed attempt ``attempt`` (1-based): full jitter under an exponential cap."""
-        return random.uniform(0, min(self.retry.max_delay, self.retry.base_delay * 2 ** (attempt - 1)))
-
-    async def _send(self, state: _LoopState, call: _Call, acct: _Acct, run: RunBudget) -> tuple[Any, Hold | None]:
+    async def _send(self, state: _LoopState, call: _Call, acct: Account, run: RunBudget) -> tuple[Any, Hold | None]:
         """One HTTP attempt within the budget and the model's rate control (window, pace, pauses); on failure
         its hold and its share of the token pace are given back before the error propagates, and the rate
         control learns from the answer (headers, 429) or the timeout."""
@@ -736,10 +575,10 @@ class JudgeClient:
             run.settle(hold, 0, 0.0)
             rate.settle_tokens(-tokens)
             if isinstance(e, openai.APIStatusError) and e.status_code == 429:
-                retry_after = _retry_after(e)
-                if retry_after is not None:
-                    retry_after = min(retry_after, self.retry.max_retry_after)
-                rate.rate_limited(e.response.headers, retry_after, acct.sent_at)
+                wait = retry_after(e)
+                if wait is not None:
+                    wait = min(wait, self.retry.max_retry_after)
+                rate.rate_limited(e.response.headers, wait, acct.sent_at)
             elif isinstance(e, openai.APIStatusError):
                 rate.answered(e.response.headers, acct.sent_at)
             else:
@@ -748,7 +587,7 @@ class JudgeClient:
         rate.answered(raw.headers, acct.sent_at)
         return raw, hold
 
-    def _read(self, call: _Call, content: bytes, hold: Hold | None, acct: _Acct, run: RunBudget) -> dict[str, Any]:
+    def _read(self, call: _Call, content: bytes, hold: Hold | None, acct: Account, run: RunBudget) -> dict[str, Any]:
         """Decode a response body and account for it: tokens (reported, or estimated where the report cannot
         be right), the reported model, the budget and the token pace."""
         try:
@@ -761,7 +600,7 @@ class JudgeClient:
         reported = data.get("model")
         if isinstance(reported, str) and reported:
             acct.model = reported
-        prompt, completion, estimated = _tokens_of(data, call.estimate[0])
+        prompt, completion, estimated = tokens_of(data, call.estimate[0])
         acct.prompt += prompt
         acct.completion += completion
         acct.estimated = acct.estimated or estimated
@@ -821,7 +660,8 @@ class JudgeClient:
         finding_mode = ctx.schema is not None and ctx.model not in self._modes_known
         while True:
             try:
-                choices = await self._chat_once(ctx, messages, n, max_tokens, mode, tries)
+                call = self._chat_call(ctx.model, ctx.sampling, ctx.schema, messages, n, max_tokens, mode)
+                choices = choices_of(await self._post(call, ctx.acct, ctx.run, tries))
             except Failed as f:
                 if f.status not in (400, 422):
                     raise
@@ -846,36 +686,31 @@ class JudgeClient:
                 self._modes_known.add(ctx.model)
             return choices
 
-    async def _chat_once(
+    def _chat_call(
         self,
-        ctx: _Ctx,
+        model: str,
+        sampling: Sampling,
+        schema: type[BaseModel] | None,
         messages: Sequence[Mapping[str, Any]],
         n: int,
         max_tokens: int | None,
         mode: FormatMode,
-        tries: tuple[int, int] | None,
-    ) -> list[tuple[str | None, str | None]]:
-        sent = messages if ctx.schema is None or mode == "json_schema" else with_instruction(messages, ctx.schema)
-        limit = max_tokens or _max_tokens(ctx.sampling, ctx.schema)
-        body: dict[str, Any] = {"model": ctx.model, "messages": sent, **ctx.sampling.params(limit)}
+    ) -> _Call:
+        """The chat request for ``n`` choices in response_format ``mode``, with its expected and worst-case
+        tokens."""
+        sent = messages if schema is None or mode == "json_schema" else with_instruction(messages, schema)
+        limit = max_tokens or max_tokens_of(sampling, schema)
+        body: dict[str, Any] = {"model": model, "messages": sent, **sampling.params(limit)}
         if n > 1:
             body["n"] = n
-        if ctx.sampling.extra:
-            body["extra_body"] = dict(ctx.sampling.extra)
-        if ctx.schema is not None and (fmt := response_format(ctx.schema, mode)) is not None:
+        if sampling.extra:
+            body["extra_body"] = dict(sampling.extra)
+        if schema is not None and (fmt := response_format(schema, mode)) is not None:
             body["response_format"] = fmt
-        expected = n * _completion_guess(ctx.schema, limit)
-        estimate = (_prompt_tokens(sent), n * limit)  # OpenAI counts max_tokens against its token limit
-        bound = (_prompt_bound(sent, ctx.schema if mode == "json_schema" else None), n * limit)
-        data = await self._post(_Call("chat", body, estimate, bound, expected), ctx.acct, ctx.run, tries)
-        choices = data.get("choices")
-        if not isinstance(choices, list) or not choices:
-            raise Failed("invalid_response", "the chat completion has no choices")
-        try:
-            ordered = sorted(choices, key=lambda c: c.get("index", 0))
-            return [((c.get("message") or {}).get("content"), c.get("finish_reason")) for c in ordered]
-        except (AttributeError, TypeError):
-            raise Failed("invalid_response", "the chat completion's choices are malformed") from None
+        expected = n * completion_guess(schema, limit)
+        estimate = (prompt_tokens(sent), n * limit)  # OpenAI counts max_tokens against its token limit
+        bound = (prompt_bound(sent, schema if mode == "json_schema" else None), n * limit)
+        return _Call("chat", body, estimate, bound, expected)
 
     async def _verdict(
         self, ctx: _Ctx, messages: Sequence[Mapping[str, Any]], content: str | None, finish: str | None
@@ -883,7 +718,8 @@ class JudgeClient:
         """Turn one choice into a validated verdict: one retry with twice the max_tokens on truncation,
         one repair re-ask on invalid output. Returns (verdict, raw reply)."""
         if finish == "length":
-            bigger = 2 * _max_tokens(ctx.sampling, ctx.schema)
+            bigger = 2 * max_tokens_of(ctx.sampling, ctx.schema)
+            log.info("%s: a reply was cut at max_tokens; asking again with max_tokens=%d", ctx.model, bigger)
             content, finish = (await self._chat(ctx, messages, 1, bigger))[0]
             if finish == "length":
                 raise Failed("truncated", f"finish_reason 'length' again with max_tokens={bigger}")
@@ -906,13 +742,19 @@ class JudgeClient:
         except OutputError as e:
             raise Failed("invalid_output", f"{e} (after one repair re-ask; the first reply: {error})") from None
 
-    async def _votes(self, ctx: _Ctx, req: JudgeRequest) -> tuple[list[tuple[Any, str]], list[Failed]]:
+    async def _votes(
+        self, ctx: _Ctx, req: JudgeRequest, answered: LineAnswer | None
+    ) -> tuple[list[tuple[Any, str]], list[Failed]]:
         """All the verdicts of a request: ``n=votes`` in one call where the endpoint honours ``n`` (up to the
         most it allows), the missing ones in separate calls (what the endpoint does with ``n`` is remembered
-        for the model), each validated on its own."""
+        for the model), each validated on its own. ``answered`` is that first call's answer where a batch
+        line gave it."""
         k = req.votes
         first_n = min(k, self._n_ceiling.get(ctx.model, k))
-        choices = (await self._chat(ctx, req.messages, first_n))[:k]
+        if answered is None:
+            choices = (await self._chat(ctx, req.messages, first_n))[:k]
+        else:
+            choices = answered.choices[:k]
         if len(choices) == first_n > 1:
             self._n_answered[ctx.model] = max(first_n, self._n_answered.get(ctx.model, 1))
         elif first_n > 1 and self._n_ceiling.get(ctx.model, first_n) >= first_n:  # not refused: n was ignored
@@ -973,7 +815,9 @@ class JudgeClient:
             return None  # the schema's validation changed since this was cached: judge again
         return self._result(req, verdicts, Usage(cache_hits=1), True, hit.get("model") or model)
 
-    async def _judge(self, req: JudgeRequest, run: RunBudget) -> JudgeResult | JudgeFailure:
+    async def _judge(
+        self, req: JudgeRequest, run: RunBudget, batched: Mapping[str, LineAnswer | Failed] | None = None
+    ) -> JudgeResult | JudgeFailure:
         model = req.model or self.model
         sampling = req.sampling or self.sampling
         if req.votes > 1 and sampling.temperature == 0 and not self._hot_votes_warned:
@@ -983,13 +827,18 @@ class JudgeClient:
                 "pass sampling=Sampling(temperature=0.7) (or higher) for independent votes",
                 req.votes,
             )
-        acct = _Acct(model)
+        acct = Account(model)
         result: JudgeResult | JudgeFailure | None
         try:
             key = self._request_key(req, model, sampling)
             result = self._cached(req, key, model)
             if result is None:
-                good, bad = await self._votes(_Ctx(model, sampling, req.schema, acct, run), req)
+                answered = batched.get(key) if batched is not None else None
+                if isinstance(answered, Failed):
+                    raise answered
+                if answered is not None and self.batch is not None:
+                    self._account_line(answered, acct, self.batch.discount)
+                good, bad = await self._votes(_Ctx(model, sampling, req.schema, acct, run), req, answered)
                 if not good:
                     raise bad[0]
                 usage = acct.usage(self.prices)
@@ -1005,6 +854,56 @@ class JudgeClient:
             result = JudgeFailure(req.row, req.metric, "error", acct.calls, message, acct.usage(self.prices))
         self._usage = self._usage + result.usage
         return result
+
+    # Batch API ---------------------------------------------------------------------------------------
+
+    def _account_line(self, line: LineAnswer, acct: Account, discount: float) -> None:
+        """Add a batch line's usage to its request's, at the batch price (``discount`` off the list price)."""
+        acct.calls += 1
+        acct.model = line.model or acct.model
+        acct.prompt += line.prompt
+        acct.completion += line.completion
+        acct.estimated = acct.estimated or line.estimated
+        acct.saved += discount * (cost_usd(acct.model, line.prompt, line.completion, self.prices) or 0.0)
+
+    async def _batch_answers(
+        self, reqs: Sequence[JudgeRequest], run: RunBudget, progress: bool
+    ) -> tuple[dict[str, LineAnswer | Failed], BatchRunner]:
+        """The first call of each request not cached, answered through the Batch API: per request key, its
+        answer or typed failure (keys left out go online). Each line holds its worst case against the budget
+        until its batch ends and settles at the batch price; a line that does not fit is left to go online."""
+        mode = self.batch or BatchMode()
+        state = self._loop_state()
+        runner = BatchRunner(mode, self.retry, self.cache, self.endpoint,
+                             isinstance(state.oai, openai.AsyncAzureOpenAI))  # fmt: skip
+        lines: dict[str, BatchLine] = {}
+        out: dict[str, LineAnswer | Failed] = {}
+        holds: dict[str, tuple[str, Hold | None]] = {}
+        for req in reqs:
+            model, sampling = req.model or self.model, req.sampling or self.sampling
+            key = self._request_key(req, model, sampling)
+            if key in lines or key in out or (self.cache is not None and self.cache.get(key) is not None):
+                continue
+            fmt: FormatMode = self._modes.get(model, "json_schema") if req.schema is not None else "text"
+            n = min(req.votes, self._n_ceiling.get(model, req.votes))
+            call = self._chat_call(model, sampling, req.schema, req.messages, n, None, fmt)
+            try:
+                hold = run.hold_now(model, *call.bound)
+            except Failed:
+                continue  # past the budget with every line held: sent online if the batch leaves room
+            body = {k: v for k, v in call.body.items() if k != "extra_body"} | call.body.get("extra_body", {})
+            lines[key] = BatchLine(key, body)
+            holds[key] = (model, hold)
+        out.update(await runner.answer(state.oai, list(lines.values()), progress))
+        for key, (model, hold) in holds.items():
+            got = out.get(key)
+            if isinstance(got, LineAnswer):
+                full = cost_usd(got.model or model, got.prompt, got.completion, self.prices)
+                cost = None if full is None else full * (1 - mode.discount)
+                run.settle(hold, got.prompt + got.completion, cost)
+            else:
+                run.settle(hold, 0, 0.0)
+        return out, runner
 
     # Public judge API --------------------------------------------------------------------------------
 
@@ -1074,18 +973,21 @@ class JudgeClient:
         run = RunBudget(budget, self.prices)
         results: list[JudgeResult | JudgeFailure | None] = [None] * len(reqs)
         show = sys.stderr.isatty() if progress is None else progress
+        batched, runner = await self._batch_answers(reqs, run, show) if self.batch is not None else ({}, None)
         bar = tqdm(total=len(reqs), disable=not show, delay=1.0, unit="req", file=sys.stderr)
         pending = iter(enumerate(reqs))
 
         async def worker() -> None:
             for i, req in pending:
-                results[i] = await self._judge(req, run)
+                results[i] = await self._judge(req, run, batched)
                 bar.update(1)
 
         try:
             await asyncio.gather(*(worker() for _ in range(min(len(reqs), self.limits.concurrency))))
         finally:
             bar.close()
+        if runner is not None:
+            runner.forget()  # every answer is cached (or failed for good): the batches need no resuming
         done = [r for r in results if r is not None]
         stopped = None
         if run.exhausted is not None:
@@ -1123,8 +1025,8 @@ class JudgeClient:
             prompts.append((r.row, r.metric, tuple(sent)))
             cached = self.cache is not None and self.cache.get(self._request_key(r, model, sampling)) is not None
             calls = 0 if cached else 1 + r.votes - min(r.votes, self._n_ceiling.get(model, r.votes))
-            prompt = calls * _prompt_tokens(sent)
-            expected = _completion_guess(r.schema, _max_tokens(sampling, r.schema))
+            prompt = calls * prompt_tokens(sent)
+            expected = completion_guess(r.schema, max_tokens_of(sampling, r.schema))
             completion = 0 if cached else r.votes * expected
             cost = cost_usd(model, prompt, completion, self.prices)
             e = acc.setdefault(r.metric, [0, 0, 0, 0, 0, 0.0])
@@ -1162,13 +1064,13 @@ class JudgeClient:
         run = RunBudget(None, self.prices)
 
         async def batch(part: list[tuple[str, str]]) -> None:
-            acct = _Acct(model)
+            acct = Account(model)
             body: dict[str, Any] = {"model": model, "input": [t for _, t in part], "encoding_format": "base64"}
             if dimensions is not None:
                 body["dimensions"] = dimensions
             messages = [{"content": t} for _, t in part]
             try:
-                call = _Call("embeddings", body, (_prompt_tokens(messages), 0), (_prompt_bound(messages, None), 0))
+                call = _Call("embeddings", body, (prompt_tokens(messages), 0), (prompt_bound(messages, None), 0))
                 data = await self._post(call, acct, run)
                 vectors = _decode_embeddings(data, len(part))
             except Failed as f:

@@ -158,10 +158,7 @@ class RunBudget:
             cost = self._cost(model, prompt_bound, completion)
             over = self._over(b, prompt_bound + completion, cost)
             if over is None:
-                self.held_calls += 1
-                self.held_tokens += prompt_bound + completion
-                self.held_cost += cost
-                return Hold(prompt_bound + completion, cost, completion)
+                return self._hold(prompt_bound + completion, cost, completion)
             if self.held_calls == 0:
                 fitting = self._completion_that_fits(b, model, prompt_bound)
                 if completion_floor <= fitting < completion:
@@ -170,6 +167,24 @@ class RunBudget:
                 self.exhausted = over  # nothing in flight can free room: the budget is spent
                 raise Failed("budget", over)
             await self._settled.wait()
+
+    def hold_now(self, model: str, prompt_bound: int, completion_bound: int) -> Hold | None:
+        """Hold a call's worst case if it fits now, else raise :class:`Failed` (``budget``) without waiting or
+        ending the run: a batch line, whose holds settle only when its whole batch ends."""
+        b = self.budget
+        if b is None:
+            return None
+        cost = self._cost(model, prompt_bound, completion_bound)
+        over = self.exhausted or self._over(b, prompt_bound + completion_bound, cost)
+        if over is not None:
+            raise Failed("budget", over)
+        return self._hold(prompt_bound + completion_bound, cost, completion_bound)
+
+    def _hold(self, tokens: int, cost: float, completion: int) -> Hold:
+        self.held_calls += 1
+        self.held_tokens += tokens
+        self.held_cost += cost
+        return Hold(tokens, cost, completion)
 
     def _cost(self, model: str, prompt: int, completion: int) -> float:
         if self.budget is None or self.budget.max_cost_usd is None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-__all__ = ["Budget", "CircuitBreaker", "Limits", "RetryPolicy", "Sampling"]
+__all__ = ["BatchMode", "Budget", "CircuitBreaker", "Limits", "RetryPolicy", "Sampling"]
 
 _RESERVED = frozenset({"model", "messages", "n", "response_format", "stream", "input"})
 
@@ -193,3 +193,34 @@ class Budget:
         _positive("max_cost_usd", self.max_cost_usd)
         _positive("max_tokens", self.max_tokens)
         _positive("max_calls", self.max_calls)
+
+
+@dataclass(frozen=True)
+class BatchMode:
+    """Judging through the Batch API of OpenAI or Azure OpenAI (half the price, its own much larger limits,
+    answers within ``completion_window``): each stage's requests are written as JSONL files of at most
+    ``max_lines`` lines and ``max_bytes`` bytes (the API's limits: 50,000 and 200 MB), uploaded, submitted and
+    polled every ``poll_interval`` seconds; the answers go through the same validation as online ones.
+
+    A line that fails for a reason that may pass (429, 5xx, the batch expired or was cancelled) is sent
+    again in the next batch, in at most ``rounds`` batches in all; after that it is sent online. A line
+    whose answer needs a second try (invalid output: the repair re-ask; cut at ``max_tokens``: the larger
+    retry) or more votes than it holds gets them online. A line refused for good (4xx) is a typed failure.
+    ``discount`` is the share of the list price a batch line saves (both APIs: half).
+    """
+
+    poll_interval: float = 30.0
+    max_lines: int = 50_000
+    max_bytes: int = 200_000_000
+    completion_window: str = "24h"
+    rounds: int = 3
+    discount: float = 0.5
+
+    def __post_init__(self) -> None:
+        _positive("poll_interval", self.poll_interval, allow_none=False)
+        for name in ("max_lines", "max_bytes", "rounds"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if not isinstance(self.discount, (int, float)) or not 0 <= self.discount < 1:
+            raise ValueError(f"discount must be in [0, 1), got {self.discount!r}")
