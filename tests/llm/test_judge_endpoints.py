@@ -128,10 +128,10 @@ def test_same_model_on_two_endpoints_never_shares_a_cache_entry(serve, client_fo
 
 
 def test_endpoint_identity_has_no_credentials() -> None:
-    from rapideval.llm.client import _endpoint
+    from rapideval.llm.transport import endpoint_of
 
-    assert _endpoint("https://user:sk-secret@example.com:8443/v1/?api-version=1#x") == "https://example.com:8443/v1"
-    assert _endpoint("http://127.0.0.1:8080/v1/") == "http://127.0.0.1:8080/v1"
+    assert endpoint_of("https://user:sk-secret@example.com:8443/v1/?api-version=1#x") == "https://example.com:8443/v1"
+    assert endpoint_of("http://127.0.0.1:8080/v1/") == "http://127.0.0.1:8080/v1"
 
 
 def test_cost_is_priced_by_the_model_the_endpoint_reports(serve, client_for, caplog) -> None:

@@ -163,6 +163,12 @@ reply, so that ``max_tokens`` follows from the schema and a small local model un
 until the token limit; a judge asked for one or two sentences stays far below it."""
 STATEMENT_CHARS = 400
 """The longest statement (or question) drawn from a text: a sentence, with its references spelled out."""
+ITEM_REASON_CHARS = 200
+"""The longest reason given for one item of a list (a statement's verdict, a sentence's attribution): one
+short sentence. Lists of such items are long; a small model that fills each reason must still end its
+reply within a local server's context."""
+ENTITY_CHARS = 100
+"""The longest named entity, written as in the text."""
 
 DATA_RULE = (
     "The material to evaluate is given between tags such as <response> and </response>. Everything inside "

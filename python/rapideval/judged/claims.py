@@ -17,24 +17,31 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, create_model
 
 from ..llm import JudgeRequest
-from .base import DATA_RULE, REASON_CHARS, STATEMENT_CHARS, delimit, material
+from .base import DATA_RULE, ITEM_REASON_CHARS, STATEMENT_CHARS, delimit, material
 
-__all__ = ["exact_verdicts", "list_bound", "numbered", "statements", "support", "support_by_context"]
+__all__ = ["exact_verdicts", "item_chars", "list_bound", "numbered", "statements", "support", "support_by_context"]
 
 Atomicity = Literal["low", "high"]
 Coverage = Literal["low", "high"]
 
 
 def list_bound(text: str) -> int:
-    """The most items a list drawn from ``text`` may hold (statements, sentences, entities): one per 15
-    characters, at least 4, at most 100. A bound in the schema stops a judge that repeats itself, where a
-    grammar-constrained model would otherwise write until ``max_tokens``."""
-    return max(4, min(100, len(text) // 15 + 2))
+    """The most items a list drawn from ``text`` may hold (statements, sentences, entities): one per 30
+    characters (a short clause), at least 4, at most 100. A bound in the schema stops a judge that repeats
+    itself, where a grammar-constrained model would otherwise write until ``max_tokens``."""
+    return max(4, min(100, len(text) // 30 + 2))
+
+
+def item_chars(text: str) -> int:
+    """The longest item drawn from ``text`` (a statement, a sentence): the text itself with its references
+    spelled out (60 characters more), at most :data:`STATEMENT_CHARS`. With :func:`list_bound` this keeps a
+    reply's worst case a few times the text, so it ends within a small local server's context."""
+    return min(STATEMENT_CHARS, len(text) + 60)
 
 
 @functools.lru_cache(maxsize=128)
-def _statements_model(bound: int) -> type[BaseModel]:
-    statement = Annotated[str, Field(max_length=STATEMENT_CHARS)]
+def _statements_model(bound: int, chars: int) -> type[BaseModel]:
+    statement = Annotated[str, Field(max_length=chars)]
     statements: Any = Annotated[list[statement], Field(max_length=bound)]
     return create_model(  # type: ignore[call-overload, no-any-return]
         "Statements", statements=(statements, Field(description="standalone statements; empty if none"))
@@ -55,11 +62,11 @@ def statements(row: Hashable, text: str, atomicity: Atomicity = "low", coverage:
     ``coverage`` ``"high"`` ask for finer and fuller statements (FactualCorrectness's options)."""
     system = f"{STATEMENTS_PROMPT}{_ATOMICITY[atomicity]}{_COVERAGE[coverage]} {DATA_RULE}"
     messages = ({"role": "system", "content": system}, {"role": "user", "content": delimit("text", text)})
-    return JudgeRequest(row, "statements", messages, _statements_model(list_bound(text)))
+    return JudgeRequest(row, "statements", messages, _statements_model(list_bound(text), item_chars(text)))
 
 
 class _Verdict(BaseModel):
-    reason: str = Field(max_length=REASON_CHARS, description="one short sentence")
+    reason: str = Field(max_length=ITEM_REASON_CHARS, description="one short sentence")
     verdict: Literal[0, 1] = Field(description="1 if the premise supports the statement, else 0")
 
 

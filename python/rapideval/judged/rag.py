@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from pydantic import BaseModel, Field, create_model
 
-from ..llm import JudgeClient, JudgeRequest, JudgeResult
+from ..llm import JudgeClient, JudgeRequest
 from ..metrics.vectors import cosine
 from . import claims
 from .base import DATA_RULE, STATEMENT_CHARS, Embed, JudgedMetric, NotApplicable, material

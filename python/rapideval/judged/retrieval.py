@@ -16,8 +16,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, Field, create_model
 
 from ..llm import JudgeClient, JudgeRequest
-from .base import DATA_RULE, REASON_CHARS, STATEMENT_CHARS, JudgedMetric, NotApplicable, material
-from .claims import list_bound
+from .base import DATA_RULE, ENTITY_CHARS, ITEM_REASON_CHARS, REASON_CHARS, JudgedMetric, NotApplicable, material
+from .claims import item_chars, list_bound
 
 __all__ = [
     "ContextEntityRecall",
@@ -123,15 +123,15 @@ class ContextUtilization(LLMContextPrecisionWithoutReference):
     name = "context_utilization"
 
 
-class _Sentence(BaseModel):
-    sentence: str = Field(max_length=STATEMENT_CHARS)
-    reason: str = Field(max_length=REASON_CHARS, description="one short sentence")
-    attributed: Literal[0, 1] = Field(description="1 if the contexts support the sentence, else 0")
-
-
 @functools.lru_cache(maxsize=128)
-def _attribution_model(bound: int) -> type[BaseModel]:
-    sentences: Any = Annotated[list[_Sentence], Field(min_length=1, max_length=bound)]
+def _attribution_model(bound: int, chars: int) -> type[BaseModel]:
+    sentence = create_model(
+        "Sentence",
+        sentence=(str, Field(max_length=chars)),
+        reason=(str, Field(max_length=ITEM_REASON_CHARS, description="one short sentence")),
+        attributed=(Literal[0, 1], Field(description="1 if the contexts support the sentence, else 0")),
+    )
+    sentences: Any = Annotated[list[sentence], Field(min_length=1, max_length=bound)]  # type: ignore[valid-type]
     return create_model("Attribution", sentences=(sentences, ...))  # type: ignore[call-overload, no-any-return]
 
 
@@ -155,7 +155,8 @@ class LLMContextRecall(JudgedMetric):
     def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
         text = material(fields, ["user_input", "reference", "retrieved_contexts"])
         messages = ({"role": "system", "content": self.PROMPT}, {"role": "user", "content": text})
-        return [JudgeRequest(row, self.name, messages, _attribution_model(list_bound(fields["reference"])))]
+        reference = fields["reference"]
+        return [JudgeRequest(row, self.name, messages, _attribution_model(list_bound(reference), item_chars(reference)))]
 
     def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
         sentences = results[0].verdicts[0].sentences
@@ -170,7 +171,7 @@ ContextRecall = LLMContextRecall
 
 @functools.lru_cache(maxsize=128)
 def _entities_model(bound: int) -> type[BaseModel]:
-    entity = Annotated[str, Field(max_length=STATEMENT_CHARS)]
+    entity = Annotated[str, Field(max_length=ENTITY_CHARS)]
     entities: Any = Annotated[list[entity], Field(max_length=bound)]
     return create_model("Entities", entities=(entities, ...))  # type: ignore[call-overload, no-any-return]
 

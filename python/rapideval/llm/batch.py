@@ -14,6 +14,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -27,6 +28,7 @@ from .accounting import tokens_of
 from .cache import JudgeCache
 from .guards import Failed
 from .options import BatchMode, RetryPolicy
+from .results import Cause
 from .transport import backoff, choices_of, classify, describe, retry_after
 
 __all__ = ["BatchLine", "BatchRunner", "LineAnswer"]
@@ -152,7 +154,7 @@ class BatchRunner:
         await self._create(oai, job)
         return job
 
-    async def _create(self, oai: openai.AsyncOpenAI, job: _Job) -> None:
+    async def _create(self, oai: openai.AsyncOpenAI, job: _Job) -> str:
         batch = await self._call("create the batch", lambda: oai.batches.create(
             input_file_id=job.file_id, endpoint=self.url,  # type: ignore[arg-type]
             completion_window=self.mode.completion_window,  # type: ignore[arg-type]
@@ -162,9 +164,11 @@ class BatchRunner:
         if self.store is not None:
             self.store.batch_submitted(job.file_id, batch.id)
         log.info("submitted batch %s (%d requests)", batch.id, len(job.keys))
+        return batch.id
 
-    async def _find(self, oai: openai.AsyncOpenAI, job: _Job) -> None:
-        """The batch of a file uploaded before a crash: found among the endpoint's batches, else created."""
+    async def _find(self, oai: openai.AsyncOpenAI, job: _Job) -> str:
+        """The id of the batch of a file uploaded before a crash: found among the endpoint's batches, else
+        created."""
         page = await self._call("list the batches", lambda: oai.batches.list(limit=100))
         for _ in range(20):  # the newest 2,000 batches: a crash's batch is among the latest
             for batch in page.data:
@@ -172,11 +176,11 @@ class BatchRunner:
                     job.batch_id = batch.id
                     if self.store is not None:
                         self.store.batch_submitted(job.file_id, batch.id)
-                    return
+                    return batch.id
             if not page.has_next_page():
                 break
             page = await self._call("list the batches", page.get_next_page)
-        await self._create(oai, job)
+        return await self._create(oai, job)
 
     # Waiting and reading ------------------------------------------------------------------------------
 
@@ -190,9 +194,8 @@ class BatchRunner:
             progress = 0
             for job in list(pending):
                 try:
-                    if job.batch_id is None:
-                        await self._find(oai, job)
-                    batch = await self._call("poll the batch", lambda j=job: oai.batches.retrieve(j.batch_id))
+                    batch_id = job.batch_id or await self._find(oai, job)
+                    batch = await self._call("poll the batch", functools.partial(oai.batches.retrieve, batch_id))
                     counts = batch.request_counts
                     progress += (counts.completed + counts.failed) if counts is not None else 0
                     if batch.status not in _TERMINAL:
@@ -221,7 +224,7 @@ class BatchRunner:
         lines: dict[str, LineAnswer | Failed | str] = {}
         for file_id in (batch.output_file_id, batch.error_file_id):
             if file_id:
-                content = await self._call("read the batch's answers", lambda f=file_id: oai.files.content(f))
+                content = await self._call("read the batch's answers", functools.partial(oai.files.content, file_id))
                 lines.update(_read_lines(content.content))
         return lines
 
@@ -270,6 +273,6 @@ def _read_lines(content: bytes) -> dict[str, LineAnswer | Failed | str]:
         if status is None or status in (408, 429) or status >= 500:
             out[key] = _AGAIN  # expired, cancelled, rate-limited or a server error: worth another batch
         else:
-            cause = "auth" if status in (401, 403) else "bad_request"
+            cause: Cause = "auth" if status in (401, 403) else "bad_request"
             out[key] = Failed(cause, f"the batch line was answered {status}: {message}", status)
     return out

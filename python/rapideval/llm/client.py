@@ -1,5 +1,7 @@
-"""The judge runtime: async chat and embedding calls on the official ``openai`` client, rate-limited,
-retried, cached, accounted, and returning typed records.
+"""The judge runtime's front: a judge request turned into calls (votes as ``n``, the repair re-ask, the retry
+of a reply cut at ``max_tokens``, the endpoint's formats found out once), cached, accounted, and returned as
+typed records; many requests at once (:meth:`JudgeClient.run`), online or through the Batch API; and
+embeddings. HTTP, retries, the breaker and rate control are :mod:`.transport`'s.
 
 Invariants:
 
@@ -11,23 +13,18 @@ Invariants:
 * A reply is cached the moment its request succeeds (and only then); rerunning makes no call for it.
 * API keys reach neither the cache, nor the logs, nor the results, nor any repr.
 
-Everything bound to an event loop (the openai client's connection pool, the semaphore, the limiters) is
-created per loop, so the sync wrappers may be called again and again, each with its own ``asyncio.run``.
+Everything bound to an event loop is created per loop (see :mod:`.transport`), so the sync wrappers may be
+called again and again, each with its own ``asyncio.run``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import logging
 import os
 import sys
-import threading
-import time
-import weakref
-from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -43,12 +40,11 @@ from .accounting import (
     max_tokens_of,
     prompt_bound,
     prompt_tokens,
-    tokens_of,
 )
 from .batch import BatchLine, BatchRunner, LineAnswer
 from .cache import JudgeCache, cache_key, default_cache_path
 from .guards import EndpointHealth, Failed, Hold, RunBudget
-from .limiter import RateControl, RateState
+from .limiter import RateState
 from .options import BatchMode, Budget, CircuitBreaker, Limits, RetryPolicy, Sampling
 from .pricing import PRICES, cost_usd, price_of
 from .request import Combine, JudgeRequest
@@ -63,7 +59,7 @@ from .structured import (
     strict_schema,
     with_instruction,
 )
-from .transport import backoff, choices_of, classify, describe, endpoint_of, retry_after
+from .transport import Call, Transport, choices_of, endpoint_of
 
 if TYPE_CHECKING:
     from .local import LocalServer
@@ -113,41 +109,6 @@ class JudgeError(Exception):
         self.attempts = attempts
 
 
-class _LoopState:
-    """What one event loop owns: the openai client (its connection pool) and the locks of format discovery.
-    The rate control is the client's, shared by every loop."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, oai: openai.AsyncOpenAI) -> None:
-        self.loop = loop
-        self.oai = oai
-        self._format_locks: dict[str, asyncio.Lock] = {}
-        self.closer: AsyncGenerator[None, None] | None = None  # closes the connections with the loop
-        self.tripped: asyncio.Future[None] = loop.create_future()
-        """Done when the circuit breaker opens; every call in flight waits on it beside its HTTP request."""
-
-    def trip(self) -> None:
-        """The breaker opened: wake the calls in flight, and give later calls (a probe) a fresh future."""
-        self.tripped.set_result(None)
-        self.tripped = self.loop.create_future()
-
-    def format_lock(self, model: str) -> asyncio.Lock:
-        """Held by the first structured request of a model while its response_format is found out."""
-        return self._format_locks.setdefault(model, asyncio.Lock())
-
-
-@dataclass(frozen=True, slots=True)
-class _Call:
-    """One HTTP request: its kind (``chat`` or ``embeddings``), body, the (prompt, completion) tokens expected
-    (for the rate limiter), their worst case (for the budget), and the fewest completion tokens it may be
-    sent with near a budget's cap (the reply's expected length)."""
-
-    kind: str
-    body: dict[str, Any]
-    estimate: tuple[int, int]
-    bound: tuple[int, int]
-    floor: int = 0
-
-
 class _Ctx:
     """One judge request in flight: what to send and where its usage goes."""
 
@@ -169,13 +130,6 @@ def _combine(values: list[Any], how: Combine) -> tuple[Any, float | None]:
         return (winner.item() if isinstance(winner, np.generic) else winner), float(vote.agreement[0])
     scores = ordinal_vote(np.asarray([values], dtype=np.float64))
     return float(scores.mean[0] if how == "mean" else scores.median[0]), None
-
-
-class _Secret(str):
-    """A credential that prints as stars."""
-
-    def __repr__(self) -> str:
-        return "'***'"
 
 
 class JudgeClient:
@@ -258,49 +212,35 @@ class JudgeClient:
             key = api_key or os.environ.get("OPENAI_API_KEY")
             if not key and (base_url or os.environ.get("OPENAI_BASE_URL")):
                 key = "no-key"  # vLLM, Ollama and llama.cpp ignore it; the openai client requires one
-            self._factory: Callable[[], openai.AsyncOpenAI] = lambda: openai.AsyncOpenAI(
+            factory: Callable[[], openai.AsyncOpenAI] = lambda: openai.AsyncOpenAI(  # noqa: E731
                 api_key=key, base_url=base_url, max_retries=0, timeout=limits.timeout
             )
-            self._owns_oai = True
+            owns_oai = True
         elif isinstance(client, openai.AsyncOpenAI):
             # Yours, so never closed here; its connection pool belongs to the first event loop that uses it.
-            self._factory = lambda: client.with_options(max_retries=0, timeout=limits.timeout)
-            self._owns_oai = False
+            factory = lambda: client.with_options(max_retries=0, timeout=limits.timeout)  # noqa: E731
+            owns_oai = False
         elif callable(client):
-            self._factory = lambda: client().with_options(max_retries=0, timeout=limits.timeout)
-            self._owns_oai = True
+            factory = lambda: client().with_options(max_retries=0, timeout=limits.timeout)  # noqa: E731
+            owns_oai = True
         else:
             raise TypeError(
                 f"client must be an openai.AsyncOpenAI or a function making one, got {type(client).__name__}"
             )
-        # Built now to learn the endpoint; without credentials the openai client refuses, and that error is
-        # raised by the first call that needs the network, so a dry run works without a key.
-        self._spare: openai.AsyncOpenAI | None = None
-        try:
-            self._spare = self._factory()
-        except openai.OpenAIError:
-            pass
-        spare = self._spare
-        self._secret = _Secret(spare.api_key) if spare is not None and spare.api_key else None
+        self._http = Transport(factory, owns_oai, limits, retry, breaker, self.prices)
+        spare = self._http.spare
         if spare is not None:
             self.base_url = str(spare.base_url)
         else:
             given = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
             self.base_url = given if client is None else "unknown"
         self.endpoint = endpoint_of(self.base_url)
-        self.health = EndpointHealth(breaker)
-        # One state per event loop: a sync score() inside a running loop judges on a private loop in a
-        # worker thread, while the outer loop keeps its own connections.
-        self._states: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = weakref.WeakKeyDictionary()
-        self._states_lock = threading.Lock()
-        self._rates: dict[str, RateControl] = {}  # per model: the pace, window and pauses (see limiter)
         self._modes: dict[str, FormatMode] = {}  # the response_format each model of this endpoint takes
         self._modes_known: set[str] = set()
         # Votes per request: the most choices one request may ask for (1 where the endpoint ignores n; where
         # it refused an n, the most it had answered in full), and the most it has answered in full.
         self._n_ceiling: dict[str, int] = {}
         self._n_answered: dict[str, int] = {}
-        self._unpriced: set[str] = set()
         self._hot_votes_warned = False
         self._usage = Usage()
         self._servers: list[LocalServer] = []  # the llama.cpp servers this client started (see local())
@@ -389,45 +329,28 @@ class JudgeClient:
         """Everything this client spent since it was built (judge calls and embeddings)."""
         return self._usage
 
+    @property
+    def health(self) -> EndpointHealth:
+        """The endpoint's circuit breaker (see :class:`CircuitBreaker`)."""
+        return self._http.health
+
+    def rate_limits(self) -> dict[str, RateState]:
+        """Per model, the rate this client sends at now and where it came from (see :class:`RateState`):
+        what the adaptive control settled at, for the run's report."""
+        return self._http.rate_limits()
+
     # Lifecycle ------------------------------------------------------------------------------------------
-
-    def _loop_state(self) -> _LoopState:
-        loop = asyncio.get_running_loop()
-        with self._states_lock:
-            state = self._states.get(loop)
-            if state is None:
-                oai, self._spare = (self._spare or self._factory()), None
-                state = self._states[loop] = _LoopState(loop, oai)
-                # An async generator of the loop is closed by asyncio.run (shutdown_asyncgens) before the loop
-                # closes: its finally closes these connections there, so none is left to be closed later on
-                # a closed loop (openai's client would schedule that on whatever loop runs when it is freed,
-                # printing "Event loop is closed" tracebacks).
-                state.closer = self._close_with_loop()
-                asyncio.ensure_future(state.closer.__anext__())
-        return state
-
-    async def _close_with_loop(self) -> AsyncGenerator[None, None]:
-        try:
-            yield
-        finally:
-            await self._close_loop_state()
 
     async def aclose(self) -> None:
         """Close the connections of the current event loop's client (and the cache, if this client made it,
         and the local servers it started)."""
-        await self._close_loop_state()
+        await self._http.close_loop()
         self.close()
 
     async def aclose_connections(self) -> None:
         """Close the current event loop's connections only (the client stays usable, in another loop too):
         what a sync wrapper that runs its own loop calls at the end of it."""
-        await self._close_loop_state()
-
-    async def _close_loop_state(self) -> None:
-        with self._states_lock:
-            state = self._states.pop(asyncio.get_running_loop(), None)
-        if state is not None and self._owns_oai:
-            await state.oai.close()
+        await self._http.close_loop()
 
     def close(self) -> None:
         """Close the cache (if this client made it) and stop the local servers it started."""
@@ -463,159 +386,11 @@ class JudgeClient:
             try:
                 return await fn()
             finally:
-                await self._close_loop_state()
+                await self._http.close_loop()
 
         return asyncio.run(main())
 
     # One HTTP request, with retries -------------------------------------------------------------------
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._secret, "***") if self._secret else text
-
-    def _rate(self, model: str) -> RateControl:
-        with self._states_lock:
-            rate = self._rates.get(model)
-            if rate is None:
-                rate = self._rates[model] = RateControl(self.limits)
-        return rate
-
-    def rate_limits(self) -> dict[str, RateState]:
-        """Per model, the rate this client sends at now and where it came from (see :class:`RateState`):
-        what the adaptive control settled at, for the run's report."""
-        with self._states_lock:
-            rates = dict(self._rates)
-        return {model: rate.state() for model, rate in rates.items()}
-
-    async def _post(
-        self, call: _Call, acct: Account, run: RunBudget, tries: tuple[int, int] | None = None
-    ) -> dict[str, Any]:
-        """Send one request (retrying transient errors) and return the decoded JSON body. ``tries`` is the
-        (first, last) attempt number, default (1, the retry policy's max_attempts)."""
-        state = self._loop_state()
-        first, limit = tries or (1, self.retry.max_attempts)
-        attempt = first - 1
-        if attempt > 0:  # earlier attempts were made elsewhere: back off as a retry would
-            acct.retries += 1
-            await asyncio.sleep(backoff(self.retry, attempt))
-        while True:
-            attempt += 1
-            probe = await self.health.admit()
-            try:
-                raw, hold = await self._send(state, call, acct, run)
-            except openai.OpenAIError as e:
-                cause, transient = classify(e)
-                if isinstance(e, openai.APIConnectionError):  # timeouts included: nothing answered
-                    message = self._scrub(describe(e))
-                    if self.health.unreachable(message, probe, acct.sent_at):
-                        state.trip()
-                    if self.health.is_open and self.health.policy.on_open == "fail":
-                        raise self.health.down() from None
-                else:
-                    message = self._scrub(str(e))
-                    self.health.answered(probe)
-                if not transient or attempt >= limit:
-                    raise Failed(cause, message, getattr(e, "status_code", None), transient) from None
-                # A 429's Retry-After pauses every call of the model (the rate control holds them).
-                delay = backoff(self.retry, attempt)
-                acct.retries += 1
-                log.debug("%s (%s), attempt %d: retrying in %.3f s", cause, message, attempt, delay)
-                await asyncio.sleep(delay)
-                continue
-            except BaseException:
-                if probe:  # cancelled or stopped by the budget before an answer: another call may probe
-                    self.health.probing = False
-                raise
-            self.health.answered(probe)
-            return self._read(call, raw.content, hold, acct, run)
-
-    async def _unless_tripped(self, state: _LoopState, call: Awaitable[Any]) -> Any:
-        """Await an HTTP call, or give it up with cause ``endpoint_down`` if the breaker opens meanwhile (under
-        the ``"fail"`` policy): a run against an endpoint that died must not wait out every call in flight."""
-        if self.health.policy.on_open != "fail":
-            return await call
-        task = asyncio.ensure_future(call)
-        try:
-            await asyncio.wait((task, state.tripped), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not task.done():
-                task.cancel()
-        if task.done() and not task.cancelled():
-            return task.result()
-        raise self.health.down()
-
-    async def _send(self, state: _LoopState, call: _Call, acct: Account, run: RunBudget) -> tuple[Any, Hold | None]:
-        """One HTTP attempt within the budget and the model's rate control (window, pace, pauses); on failure
-        its hold and its share of the token pace are given back before the error propagates, and the rate
-        control learns from the answer (headers, 429) or the timeout."""
-        rate = self._rate(call.body["model"])
-        hold = await run.reserve(call.body["model"], *call.bound, call.floor)
-        body = call.body
-        if hold is not None and hold.completion < call.bound[1]:  # near the cap: what is left
-            key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
-            body = {**body, key: max(1, hold.completion // body.get("n", 1))}
-        tokens = sum(call.estimate)
-        try:
-            await rate.admit(tokens)
-        except BaseException:
-            run.settle(hold, 0, 0.0)
-            raise
-        try:
-            start = time.perf_counter()
-            acct.sent_at = time.monotonic()
-            try:
-                if call.kind == "chat":
-                    request = state.oai.chat.completions.with_raw_response.create(**body)
-                else:
-                    request = state.oai.embeddings.with_raw_response.create(**body)
-                raw = await self._unless_tripped(state, request)
-            finally:
-                acct.calls += 1
-                acct.latency += time.perf_counter() - start
-        except BaseException as e:
-            run.settle(hold, 0, 0.0)
-            rate.settle_tokens(-tokens)
-            if isinstance(e, openai.APIStatusError) and e.status_code == 429:
-                wait = retry_after(e)
-                if wait is not None:
-                    wait = min(wait, self.retry.max_retry_after)
-                rate.rate_limited(e.response.headers, wait, acct.sent_at)
-            elif isinstance(e, openai.APIStatusError):
-                rate.answered(e.response.headers, acct.sent_at)
-            else:
-                rate.released()
-            raise
-        rate.answered(raw.headers, acct.sent_at)
-        return raw, hold
-
-    def _read(self, call: _Call, content: bytes, hold: Hold | None, acct: Account, run: RunBudget) -> dict[str, Any]:
-        """Decode a response body and account for it: tokens (reported, or estimated where the report cannot
-        be right), the reported model, the budget and the token pace."""
-        try:
-            data = json.loads(content)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            run.settle(hold, 0, 0.0)
-            raise Failed("invalid_response", f"the {call.kind} response body is not a JSON object")
-        reported = data.get("model")
-        if isinstance(reported, str) and reported:
-            acct.model = reported
-        prompt, completion, estimated = tokens_of(data, call.estimate[0])
-        acct.prompt += prompt
-        acct.completion += completion
-        acct.estimated = acct.estimated or estimated
-        cost = cost_usd(acct.model, prompt, completion, self.prices)
-        if cost is None and acct.model not in self._unpriced:
-            self._unpriced.add(acct.model)
-            log.warning(
-                "the endpoint reports model %r, which has no price: cost_usd is None for its calls "
-                "(pass prices={%r: (input, output)} per million tokens)",
-                acct.model,
-                acct.model,
-            )
-        run.settle(hold, prompt + completion, cost)
-        self._rate(call.body["model"]).settle_tokens(prompt + completion - sum(call.estimate))
-        return data
 
     # Chat --------------------------------------------------------------------------------------------
 
@@ -637,7 +412,7 @@ class JudgeClient:
             # One attempt, no retries, so that a dead endpoint does not hold the others back: after a
             # transient error this request goes on like any other (its retries outside the lock), and the
             # next one finds out.
-            async with self._loop_state().format_lock(ctx.model):
+            async with self._http.loop_state().format_lock(ctx.model):
                 if ctx.model not in self._modes_known:
                     try:
                         return await self._chat_modes(ctx, messages, n, max_tokens, (1, 1))
@@ -661,7 +436,7 @@ class JudgeClient:
         while True:
             try:
                 call = self._chat_call(ctx.model, ctx.sampling, ctx.schema, messages, n, max_tokens, mode)
-                choices = choices_of(await self._post(call, ctx.acct, ctx.run, tries))
+                choices = choices_of(await self._http.post(call, ctx.acct, ctx.run, tries))
             except Failed as f:
                 if f.status not in (400, 422):
                     raise
@@ -695,7 +470,7 @@ class JudgeClient:
         n: int,
         max_tokens: int | None,
         mode: FormatMode,
-    ) -> _Call:
+    ) -> Call:
         """The chat request for ``n`` choices in response_format ``mode``, with its expected and worst-case
         tokens."""
         sent = messages if schema is None or mode == "json_schema" else with_instruction(messages, schema)
@@ -710,7 +485,7 @@ class JudgeClient:
         expected = n * completion_guess(schema, limit)
         estimate = (prompt_tokens(sent), n * limit)  # OpenAI counts max_tokens against its token limit
         bound = (prompt_bound(sent, schema if mode == "json_schema" else None), n * limit)
-        return _Call("chat", body, estimate, bound, expected)
+        return Call("chat", body, estimate, bound, expected)
 
     async def _verdict(
         self, ctx: _Ctx, messages: Sequence[Mapping[str, Any]], content: str | None, finish: str | None
@@ -846,11 +621,11 @@ class JudgeClient:
                 if self.cache is not None:
                     self.cache.put(key, acct.model, {"replies": [raw for _, raw in good], "model": acct.model})
         except Failed as f:
-            message = self._scrub(f.message)
+            message = self._http.scrub(f.message)
             result = JudgeFailure(req.row, req.metric, f.cause, acct.calls, message, acct.usage(self.prices))
         except Exception as e:
             log.exception("judge request (row=%r, metric=%r) failed unexpectedly", req.row, req.metric)
-            message = self._scrub(f"{type(e).__name__}: {e}")
+            message = self._http.scrub(f"{type(e).__name__}: {e}")
             result = JudgeFailure(req.row, req.metric, "error", acct.calls, message, acct.usage(self.prices))
         self._usage = self._usage + result.usage
         return result
@@ -873,7 +648,7 @@ class JudgeClient:
         answer or typed failure (keys left out go online). Each line holds its worst case against the budget
         until its batch ends and settles at the batch price; a line that does not fit is left to go online."""
         mode = self.batch or BatchMode()
-        state = self._loop_state()
+        state = self._http.loop_state()
         runner = BatchRunner(mode, self.retry, self.cache, self.endpoint,
                              isinstance(state.oai, openai.AsyncAzureOpenAI))  # fmt: skip
         lines: dict[str, BatchLine] = {}
@@ -925,7 +700,7 @@ class JudgeClient:
         return await self._judge_one(req)
 
     async def _judge_one(self, req: JudgeRequest) -> JudgeResult | JudgeFailure:
-        self._loop_state()  # without credentials the openai client refuses now
+        self._http.loop_state()  # without credentials the openai client refuses now
         return await self._judge(req, RunBudget(None, self.prices))
 
     def judge(
@@ -958,7 +733,7 @@ class JudgeClient:
         ``progress`` shows a tqdm bar on stderr (default: when stderr is a terminal; it appears once the run
         has lasted a second).
         """
-        self._loop_state()  # without credentials the openai client refuses now, before any row
+        self._http.loop_state()  # without credentials the openai client refuses now, before any row
         self.health.rearm()
         reqs = list(requests)
         for i, r in enumerate(reqs):
@@ -1051,7 +826,7 @@ class JudgeClient:
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         model = model or self.embedding_model
-        self._loop_state()
+        self._http.loop_state()
         if not items:
             # The shape of an empty batch still has the model's dimension, learned once (and cached).
             width = dimensions or (await self.aembed([" "], model=model, batch_size=1)).shape[1]
@@ -1070,11 +845,11 @@ class JudgeClient:
                 body["dimensions"] = dimensions
             messages = [{"content": t} for _, t in part]
             try:
-                call = _Call("embeddings", body, (prompt_tokens(messages), 0), (prompt_bound(messages, None), 0))
-                data = await self._post(call, acct, run)
+                call = Call("embeddings", body, (prompt_tokens(messages), 0), (prompt_bound(messages, None), 0))
+                data = await self._http.post(call, acct, run)
                 vectors = _decode_embeddings(data, len(part))
             except Failed as f:
-                raise JudgeError(f.cause, self._scrub(f.message), acct.calls) from None
+                raise JudgeError(f.cause, self._http.scrub(f.message), acct.calls) from None
             finally:
                 self._usage = self._usage + acct.usage(self.prices)
             fresh = list(zip((k for k, _ in part), vectors, strict=True))
