@@ -284,7 +284,8 @@ class JudgeServer:
     def upload(self, content_type: str, raw: bytes) -> tuple[int, bytes]:
         """``POST /files`` (multipart: ``file`` and ``purpose``)."""
         message = email.parser.BytesParser().parsebytes(b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw)
-        parts = {p.get_param("name", header="content-disposition"): p for p in message.get_payload()}  # type: ignore[union-attr]
+        fields = message.get_payload()
+        parts = {p.get_param("name", header="content-disposition"): p for p in fields}  # type: ignore[union-attr]
         if "file" not in parts or parts.get("purpose") is None:
             return 400, _error_body("expected the fields 'file' and 'purpose'", "invalid_request_error")
         data = parts["file"].get_payload(decode=True)
@@ -302,7 +303,8 @@ class JudgeServer:
             return (200, content) if content is not None else (404, _error_body("no such file", "not_found"))
         if (m := re.search(r"/files/([^/]+)$", path)) and method == "DELETE":
             gone = self.files.pop(m.group(1), None)
-            return 200 if gone is not None else 404, json.dumps({"id": m.group(1), "object": "file", "deleted": True}).encode()
+            deleted = {"id": m.group(1), "object": "file", "deleted": True}
+            return 200 if gone is not None else 404, json.dumps(deleted).encode()
         if path.endswith("/batches") and method == "POST":
             created = self._create_batch(json.loads(raw or b"{}"))
             time.sleep(self.create_delay)
@@ -329,7 +331,8 @@ class JudgeServer:
             batch_id = f"batch_{len(self.batches) + 1}"
             lines = [json.loads(line) for line in data.splitlines() if line.strip()]
             self.batches[batch_id] = batch = {
-                "id": batch_id, "object": "batch", "endpoint": body.get("endpoint"), "input_file_id": body["input_file_id"],
+                "id": batch_id, "object": "batch", "endpoint": body.get("endpoint"),
+                "input_file_id": body["input_file_id"],
                 "completion_window": body.get("completion_window", "24h"), "status": "in_progress",
                 "created_at": int(time.time()), "metadata": body.get("metadata"), "lines": lines,
                 "started": time.monotonic(), "cancel": False,
@@ -354,10 +357,11 @@ class JudgeServer:
         for k, line in enumerate(batch["lines"]):
             key = line.get("custom_id")
             if batch["cancel"]:
-                errors.append({"id": f"req-{k}", "custom_id": key, "response": None,
-                               "error": {"code": "batch_cancelled", "message": "This line was not executed."}})  # fmt: skip
+                cancelled = {"code": "batch_cancelled", "message": "This line was not executed."}
+                errors.append({"id": f"req-{k}", "custom_id": key, "response": None, "error": cancelled})
                 continue
-            rec = Recorded(self.count, time.monotonic(), line.get("url", ""), {"x-batch-id": batch["id"]}, line.get("body", {}))
+            headers = {"x-batch-id": batch["id"]}
+            rec = Recorded(self.count, time.monotonic(), line.get("url", ""), headers, line.get("body", {}))
             self.count += 1
             if self.record:
                 self.requests.append(rec)
@@ -367,8 +371,8 @@ class JudgeServer:
                 status, payload = self._dispatch(rec.path, rec.body, reply)
             finally:
                 self._lock.acquire()
-            answer = {"id": f"req-{k}", "custom_id": key, "error": None,
-                      "response": {"status_code": status, "request_id": f"r{k}", "body": json.loads(payload)}}  # fmt: skip
+            response = {"status_code": status, "request_id": f"r{k}", "body": json.loads(payload)}
+            answer = {"id": f"req-{k}", "custom_id": key, "error": None, "response": response}
             (out if status == 200 else errors).append(answer)
         self.totals["batch_lines"] += len(batch["lines"])
         batch["failed"] = len(errors)

@@ -127,7 +127,8 @@ CHILD = textwrap.dedent(
 
 
 def _child(server: JudgeServer, cache: pathlib.Path, count: int) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parents[1] / "python"), os.environ.get("PYTHONPATH", "")])}
+    path = os.pathsep.join([str(HERE.parents[1] / "python"), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path}
     cmd = [sys.executable, "-c", CHILD, str(HERE), server.url, str(cache), str(count)]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 

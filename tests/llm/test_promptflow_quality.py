@@ -14,7 +14,7 @@ import promptflow_seed_examples as examples
 import pytest
 from judge_helpers import faults, schema_answer
 from judge_server import prompt_text
-from rapideval.compat.promptflow._evaluator import EvaluatorError
+from rapideval.compat.promptflow.base import EvaluatorError
 from rapideval.compat.promptflow.evaluators import (
     ChatEvaluator,
     CoherenceEvaluator,

@@ -119,9 +119,9 @@ def evaluate(
     ``rougeL``, ``f1``, ..., ``faithfulness``, ``coherence``, ...) or :mod:`rapideval.judged` metric objects.
     Fields are Ragas's (``user_input``, ``response``, ``reference``, ``retrieved_contexts``, ...): a column of
     the field's name, a column mapped to it by ``column_map={"column": "field"}``, or one of Ragas's v1 names
-    (``question``, ``answer``, ``contexts``, ``ground_truth``). ``id_columns`` are carried into the output (default: ``id`` and
-    ``*_id`` columns). The judged metrics share ``judge`` (default: ``JudgeClient()`` from the environment)
-    and embed through ``embedder`` (default: the judge).
+    (``question``, ``answer``, ``contexts``, ``ground_truth``). ``id_columns`` are carried into the output
+    (default: ``id`` and ``*_id`` columns). The judged metrics share ``judge`` (default: ``JudgeClient()`` from
+    the environment) and embed through ``embedder`` (default: the judge).
 
     Every score is 0-1 (see :mod:`rapideval.evaluation.metrics`). A row a metric cannot score is
     ``not_applicable`` (a missing cell) or ``error`` (text of the wrong type, an unreadable line, the judge

@@ -156,7 +156,8 @@ class LLMContextRecall(JudgedMetric):
         text = material(fields, ["user_input", "reference", "retrieved_contexts"])
         messages = ({"role": "system", "content": self.PROMPT}, {"role": "user", "content": text})
         reference = fields["reference"]
-        return [JudgeRequest(row, self.name, messages, _attribution_model(list_bound(reference), item_chars(reference)))]
+        schema = _attribution_model(list_bound(reference), item_chars(reference))
+        return [JudgeRequest(row, self.name, messages, schema)]
 
     def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
         sentences = results[0].verdicts[0].sentences

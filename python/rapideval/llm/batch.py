@@ -78,7 +78,6 @@ class BatchRunner:
         self.mode, self.retry, self.store, self.endpoint = mode, retry, store, endpoint
         self.url = "/chat/completions" if azure else "/v1/chat/completions"  # Azure's batch lines omit /v1
         self.done: list[_Job] = []  # finished batches, forgotten by forget() once their answers are cached
-        self.submitted = 0  # batches this runner created
 
     async def answer(
         self, oai: openai.AsyncOpenAI, lines: Sequence[BatchLine], progress: bool
@@ -87,11 +86,13 @@ class BatchRunner:
         wanted = {line.key: line for line in lines}
         out: dict[str, LineAnswer | Failed] = {}
         jobs = []
+        resumed: set[str] = set()
         for file_id, batch_id, keys in self.store.open_batches(self.endpoint) if self.store is not None else ():
             if any(k in wanted for k in keys):
                 log.info("resuming batch %s (%d requests)", batch_id or f"of file {file_id}", len(keys))
                 jobs.append(_Job(file_id, batch_id, keys))
-        todo = [line for line in lines if not any(line.key in job.keys for job in jobs)] if jobs else list(lines)
+                resumed.update(keys)
+        todo = [line for line in lines if line.key not in resumed]
         bar = tqdm(total=len(wanted), disable=not progress, unit="req", desc="batch")
         try:
             for _ in range(self.mode.rounds):
@@ -160,7 +161,6 @@ class BatchRunner:
             completion_window=self.mode.completion_window,  # type: ignore[arg-type]
             metadata={"created_by": "rapideval"}))  # fmt: skip
         job.batch_id = batch.id
-        self.submitted += 1
         if self.store is not None:
             self.store.batch_submitted(job.file_id, batch.id)
         log.info("submitted batch %s (%d requests)", batch.id, len(job.keys))

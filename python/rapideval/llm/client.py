@@ -639,25 +639,27 @@ class JudgeClient:
         acct.prompt += line.prompt
         acct.completion += line.completion
         acct.estimated = acct.estimated or line.estimated
-        acct.saved += discount * (cost_usd(acct.model, line.prompt, line.completion, self.prices) or 0.0)
+        acct.saved += discount * (self._list_price(line, acct.model) or 0.0)
+
+    def _list_price(self, line: LineAnswer, model: str) -> float | None:
+        """What a batch line's tokens cost online (None: the model has no price)."""
+        return cost_usd(line.model or model, line.prompt, line.completion, self.prices)
 
     async def _batch_answers(
-        self, reqs: Sequence[JudgeRequest], run: RunBudget, progress: bool
+        self, mode: BatchMode, reqs: Sequence[JudgeRequest], run: RunBudget, progress: bool
     ) -> tuple[dict[str, LineAnswer | Failed], BatchRunner]:
         """The first call of each request not cached, answered through the Batch API: per request key, its
         answer or typed failure (keys left out go online). Each line holds its worst case against the budget
         until its batch ends and settles at the batch price; a line that does not fit is left to go online."""
-        mode = self.batch or BatchMode()
         state = self._http.loop_state()
         runner = BatchRunner(mode, self.retry, self.cache, self.endpoint,
                              isinstance(state.oai, openai.AsyncAzureOpenAI))  # fmt: skip
         lines: dict[str, BatchLine] = {}
-        out: dict[str, LineAnswer | Failed] = {}
         holds: dict[str, tuple[str, Hold | None]] = {}
         for req in reqs:
             model, sampling = req.model or self.model, req.sampling or self.sampling
             key = self._request_key(req, model, sampling)
-            if key in lines or key in out or (self.cache is not None and self.cache.get(key) is not None):
+            if key in lines or (self.cache is not None and self.cache.get(key) is not None):
                 continue
             fmt: FormatMode = self._modes.get(model, "json_schema") if req.schema is not None else "text"
             n = min(req.votes, self._n_ceiling.get(model, req.votes))
@@ -669,11 +671,11 @@ class JudgeClient:
             body = {k: v for k, v in call.body.items() if k != "extra_body"} | call.body.get("extra_body", {})
             lines[key] = BatchLine(key, body)
             holds[key] = (model, hold)
-        out.update(await runner.answer(state.oai, list(lines.values()), progress))
+        out = await runner.answer(state.oai, list(lines.values()), progress)
         for key, (model, hold) in holds.items():
             got = out.get(key)
             if isinstance(got, LineAnswer):
-                full = cost_usd(got.model or model, got.prompt, got.completion, self.prices)
+                full = self._list_price(got, model)
                 cost = None if full is None else full * (1 - mode.discount)
                 run.settle(hold, got.prompt + got.completion, cost)
             else:
@@ -748,7 +750,7 @@ class JudgeClient:
         run = RunBudget(budget, self.prices)
         results: list[JudgeResult | JudgeFailure | None] = [None] * len(reqs)
         show = sys.stderr.isatty() if progress is None else progress
-        batched, runner = await self._batch_answers(reqs, run, show) if self.batch is not None else ({}, None)
+        batched, runner = await self._batch_answers(self.batch, reqs, run, show) if self.batch else ({}, None)
         bar = tqdm(total=len(reqs), disable=not show, delay=1.0, unit="req", file=sys.stderr)
         pending = iter(enumerate(reqs))
 

@@ -143,7 +143,7 @@ class Secret(str):
 
 class LoopState:
     """What one event loop owns: the openai client (its connection pool) and the locks of format discovery.
-    The rate control is the client's, shared by every loop."""
+    The rate control is the transport's, shared by every loop."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, oai: openai.AsyncOpenAI) -> None:
         self.loop = loop

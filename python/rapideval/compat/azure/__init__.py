@@ -9,7 +9,7 @@ OpenAI-compatible judge. This package maps names, arguments and output keys only
 
 from __future__ import annotations
 
-from ..promptflow._evaluator import EvaluatorError
+from ..promptflow.base import EvaluatorError
 from .evaluate import evaluate
 from .lexical import (
     BleuScoreEvaluator,

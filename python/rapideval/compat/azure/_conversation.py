@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from ...judged.base import MetricResult
-from ..promptflow._evaluator import EvaluatorError
+from ..promptflow.base import EvaluatorError
 
 __all__ = ["AzureConversation", "aggregate_turns"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..promptflow.evaluate import _is_number, _mean, _to_number, run
+from ..promptflow.evaluate import is_number, mean_of, run, to_number
 
 # azure's EvaluationMetrics of content safety (their ``_score`` columns also get a defect rate) and of labels.
 _CONTENT_SAFETY = ("sexual", "self_harm", "hate_unfairness", "violence")
@@ -83,7 +83,7 @@ def _columns(outputs: list[dict[str, Any] | None]) -> list[tuple[str, list[Any],
         present = [v for v, o in zip(values, flat, strict=True) if o is not None]
         if present and all(isinstance(v, bool) for v in present):
             columns.append((key, values, not failed))
-        elif not all(v is None or _is_number(v) for v in values):
+        elif not all(v is None or is_number(v) for v in values):
             columns.append((key, values, False))
         elif all(isinstance(v, numbers.Integral) for v in values):
             columns.append((key, values, True))
@@ -130,11 +130,11 @@ def _aggregate(
                 counts[f"{alias}.binary_aggregate"] = n_rows
             continue
         if key.endswith("_score") and key[: -len("_score")] in _CONTENT_SAFETY:
-            found = [n for n in map(_to_number, values) if n is not None]
+            found = [n for n in map(to_number, values) if n is not None]
             safety[name.replace("_score", "_defect_rate")] = _rate([float(n >= _DEFECT_THRESHOLD) for n in found])
             counts[name.replace("_score", "_defect_rate")] = len(found)
         elif key.endswith("_label") and key[: -len("_label")].lower() in _LABELS:
-            found = [n for n in map(_to_number, values) if n is not None]
+            found = [n for n in map(to_number, values) if n is not None]
             labels[name.replace("_label", "_defect_rate")] = _rate(found)
             counts[name.replace("_label", "_defect_rate")] = len(found)
             continue
@@ -146,12 +146,12 @@ def _aggregate(
                     for sub, flag in row.items():
                         flags.setdefault(sub, []).append(flag)
             for sub, found in flags.items():
-                numbers = [n for n in map(_to_number, found) if n is not None]
+                numbers = [n for n in map(to_number, found) if n is not None]
                 details[f"{name}.{sub}_defect_rate"] = _numpy_rate(numbers)
                 counts[f"{name}.{sub}_defect_rate"] = len(found)
             continue
         if numeric and not key.endswith(("_threshold", *_TOKEN_COUNTS)):
-            means[name] = _mean([None if v is None else float(v) for v in values])
+            means[name] = mean_of([None if v is None else float(v) for v in values])
             counts[name] = sum(v is not None for v in values)
     metrics = {k: v for k, v in {**means, **safety, **labels, **details, **binary}.items() if v is not None}
     return metrics, {k: counts[k] for k in metrics}

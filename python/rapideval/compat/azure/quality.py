@@ -9,7 +9,7 @@ k_result: "pass"|"fail", k_reason: str, k_status: "completed", k_threshold, k_pr
 completion_tokens, total_tokens, finish_reason, model, sample_input, sample_output}}``; pass when
 ``score >= threshold``. azure 1.18.10 no longer adds the ``gpt_<k>`` aliases to these. Where azure gives NaN
 (no score in the reply) or a score it never range-checks (a 9), a call raises
-:class:`~rapideval.compat.promptflow._evaluator.EvaluatorError` and ``_rapideval_batch`` gives the row an
+:class:`~rapideval.compat.promptflow.base.EvaluatorError` and ``_rapideval_batch`` gives the row an
 exception item.
 
 Coherence, Fluency, Groundedness and Relevance also take ``conversation={"messages": [...], "context": ...}``
@@ -25,7 +25,7 @@ from typing import Any
 
 from ...judged.base import MetricResult
 from ...judged.quality import Coherence, Fluency, Groundedness, Relevance, Similarity
-from ..promptflow.evaluators.quality import _QualityEvaluator
+from ..promptflow.evaluators.quality import JudgedQualityEvaluator
 from ._conversation import AzureConversation
 from ._schema import passed, token_metadata, verdict
 
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-class _AzureQuality(_QualityEvaluator):
+class _AzureQuality(JudgedQualityEvaluator):
     """A promptflow quality evaluator under azure's constructor, keywords and result keys."""
 
     def __init__(

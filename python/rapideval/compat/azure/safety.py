@@ -13,7 +13,7 @@ Harm results (``RaiServiceEvaluatorBase._parse_eval_result`` and ``EvaluatorBase
 k_score: int 0-7, k_reason, k_total_tokens, k_prompt_tokens, k_completion_tokens (token counts as text),
 k_finish_reason, k_sample_input, k_sample_output, k_model (empty), k_threshold, k_result}``; lower is
 better: pass when ``k_score <= threshold`` (default 3). A failed or out-of-range verdict raises
-:class:`~rapideval.compat.promptflow._evaluator.EvaluatorError` (an exception item in ``_rapideval_batch``),
+:class:`~rapideval.compat.promptflow.base.EvaluatorError` (an exception item in ``_rapideval_batch``),
 never a number.
 
 Every evaluator here also takes ``conversation={"messages": [...]}`` instead of ``query`` and ``response``
@@ -44,7 +44,7 @@ __all__ = [
     "ViolenceEvaluator",
 ]
 
-_HARM_KEY = {cls.name: key for cls, key in _pf._HARMS}
+_HARM_KEY = {cls.name: key for cls, key in _pf.HARMS}
 
 
 _PF_KEYWORDS = {"query": "question", "response": "answer"}
@@ -80,7 +80,7 @@ def _check_int(name: str, value: Any) -> None:
         raise TypeError(f"{name} must be an int, got {type(value)}")
 
 
-class _AzureHarm(_AzureFields, _pf._HarmEvaluator):
+class _AzureHarm(_AzureFields, _pf.HarmEvaluator):
     AGGREGATION = "max"  # azure's _AggregationType.MAX for the harms
 
     def __init__(
@@ -149,11 +149,11 @@ class ContentSafetyEvaluator(_AzureFields, _pf.ContentSafetyEvaluator):
         model_config: Any = None, eval_last_turn: bool = False, **kwargs: Any
     ) -> None:  # fmt: skip
         thresholds = (violence_threshold, sexual_threshold, self_harm_threshold, hate_unfairness_threshold)
-        for (_, key), value in zip(_pf._HARMS, thresholds):
+        for (_, key), value in zip(_pf.HARMS, thresholds):
             _check_int(f"{key}_threshold", value)
         super().__init__(azure_ai_project, credential=credential, model_config=model_config)
         self.azure_ai_project = azure_ai_project
-        self._thresholds = {key: value for (_, key), value in zip(_pf._HARMS, thresholds)}
+        self._thresholds = {key: value for (_, key), value in zip(_pf.HARMS, thresholds)}
         self.eval_last_turn = eval_last_turn
 
     def outputs(self, results: Sequence[MetricResult]) -> dict[str, Any]:

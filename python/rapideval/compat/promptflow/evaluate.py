@@ -139,7 +139,7 @@ def stored_float(value: float) -> float | None:
     return (float(whole) + frac * _INVERSE_POWERS[digits]) * (-1.0 if value < 0 else 1.0)
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
     """A number pandas puts in a numeric column (numpy's included), not a bool."""
     return type(value) in (float, int) or (isinstance(value, numbers.Real) and not isinstance(value, bool))
 
@@ -156,7 +156,7 @@ def _numeric_column(values: list[Any], to_float: Callable[[float], float | None]
     """A column of numbers (None where missing) typed as pandas types it after a JSON round trip: ints
     throughout stay ints; otherwise float64 (``to_float`` of each number), whole numbers then int64. None
     when the column holds anything else."""
-    if not all(v is None or _is_number(v) for v in values):
+    if not all(v is None or is_number(v) for v in values):
         return None
     if all(isinstance(v, numbers.Integral) for v in values):
         return values
@@ -361,7 +361,7 @@ def _log_failures(alias: str, errors: list[Row], n_rows: int) -> None:
 # ---------------------------------------------------------------- aggregation
 
 
-def _mean(values: list[Any]) -> float | None:
+def mean_of(values: list[Any]) -> float | None:
     """pandas' ``nanmean``: missing values count as 0 in numpy's pairwise sum, divided by the others' count."""
     count = sum(v is not None for v in values)
     if not count:
@@ -370,7 +370,7 @@ def _mean(values: list[Any]) -> float | None:
     return float(total / count)
 
 
-def _to_number(value: Any) -> float | None:
+def to_number(value: Any) -> float | None:
     """``pandas.to_numeric(..., errors="coerce")`` of one value."""
     if isinstance(value, numbers.Real):
         return None if math.isnan(value) else float(value)
@@ -403,18 +403,18 @@ def _aggregate(
     counts: dict[str, int] = {}
     for alias, key, values, numeric in columns:
         if _is_content_safety(evaluators[alias], key):
-            found = [n for n in map(_to_number, values) if n is not None]
+            found = [n for n in map(to_number, values) if n is not None]
             name = f"{alias}.{key}".replace("_score", "_defect_rate")  # promptflow renames the whole column
             safety[name] = _rate(sum(n >= _DEFECT_THRESHOLD for n in found), len(found))
             counts[name] = len(found)
         elif key.endswith("_label") and key.replace("_label", "").lower() in _LABELS:
-            found = [n for n in map(_to_number, values) if n is not None]
+            found = [n for n in map(to_number, values) if n is not None]
             name = f"{alias}.{key}".replace("_label", "_defect_rate")
             labels[name] = _rate(sum(found), len(found))
             counts[name] = len(found)
         elif numeric:
             name = f"{alias}.{key}"
-            means[name] = _mean(values)
+            means[name] = mean_of(values)
             counts[name] = sum(v is not None for v in values)
     return {**means, **safety, **labels}, {name: counts[name] for name in (*means, *safety, *labels)}
 

@@ -4,7 +4,7 @@ promptflow gives NaN."""
 
 from __future__ import annotations
 
-from .._evaluator import EvaluatorError
+from ..base import EvaluatorError
 from .lexical import *  # noqa: F403
 from .lexical import __all__ as _lexical
 from .quality import *  # noqa: F403

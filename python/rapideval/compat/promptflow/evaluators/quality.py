@@ -4,7 +4,7 @@
 :mod:`rapideval.judged.quality` (the prompts and the per-conversation mean live there).
 
 Scores are floats 1.0-5.0 as promptflow gives them. Where promptflow gives NaN (no digit in the judge's
-reply) or a number it never checked (a 9), a call raises :class:`~.._evaluator.EvaluatorError`, and
+reply) or a number it never checked (a 9), a call raises :class:`~..base.EvaluatorError`, and
 ``_rapideval_batch`` gives that row an exception item while the other rows go on.
 """
 
@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from ....judged.base import JudgedMetric, MetricResult, score_rows
 from ....judged.quality import Coherence, Fluency, Groundedness, Relevance, Retrieval, Similarity, mean_over_turns
-from .._evaluator import EvaluatorError, JudgedEvaluator
+from ..base import EvaluatorError, JudgedEvaluator
 from .lexical import F1ScoreEvaluator
 
 __all__ = [
@@ -48,7 +48,7 @@ def _text(value: Any) -> Any:
     return str(value) if isinstance(value, (int, float)) else value
 
 
-class _QualityEvaluator(JudgedEvaluator):
+class JudgedQualityEvaluator(JudgedEvaluator):
     """Metrics of :mod:`rapideval.judged.quality` (``METRICS``) under promptflow's keywords and keys. A row's
     fields come only from the keyword-only parameters of the subclass's ``__call__`` (``KEYWORDS``, the
     inputs promptflow's ``evaluate`` reads from a signature); other keywords are ignored, as promptflow's
@@ -75,7 +75,7 @@ class _QualityEvaluator(JudgedEvaluator):
         return {_KEYS[r.metric]: float(r.value) for r in results}
 
 
-class CoherenceEvaluator(_QualityEvaluator):
+class CoherenceEvaluator(JudgedQualityEvaluator):
     """promptflow-evals 0.3.5 ``CoherenceEvaluator(model_config)``: ``{"gpt_coherence": float}``, 1.0-5.0, from
     :class:`~rapideval.judged.quality.Coherence` on ``question`` and ``answer``. One request per row."""
 
@@ -85,7 +85,7 @@ class CoherenceEvaluator(_QualityEvaluator):
         return super().__call__(question=question, answer=answer, **kwargs)
 
 
-class FluencyEvaluator(_QualityEvaluator):
+class FluencyEvaluator(JudgedQualityEvaluator):
     """promptflow-evals 0.3.5 ``FluencyEvaluator(model_config)``: ``{"gpt_fluency": float}``, 1.0-5.0, from
     :class:`~rapideval.judged.quality.Fluency` on ``question`` and ``answer``. One request per row."""
 
@@ -95,7 +95,7 @@ class FluencyEvaluator(_QualityEvaluator):
         return super().__call__(question=question, answer=answer, **kwargs)
 
 
-class GroundednessEvaluator(_QualityEvaluator):
+class GroundednessEvaluator(JudgedQualityEvaluator):
     """promptflow-evals 0.3.5 ``GroundednessEvaluator(model_config)``: ``{"gpt_groundedness": float}``,
     1.0-5.0, from :class:`~rapideval.judged.quality.Groundedness` on ``answer`` and ``context`` (a str is
     one document). One request per row."""
@@ -106,7 +106,7 @@ class GroundednessEvaluator(_QualityEvaluator):
         return super().__call__(answer=answer, context=context, **kwargs)
 
 
-class RelevanceEvaluator(_QualityEvaluator):
+class RelevanceEvaluator(JudgedQualityEvaluator):
     """promptflow-evals 0.3.5 ``RelevanceEvaluator(model_config)``: ``{"gpt_relevance": float}``, 1.0-5.0,
     from :class:`~rapideval.judged.quality.Relevance` on ``question``, ``answer`` and ``context``. One request
     per row."""
@@ -119,7 +119,7 @@ class RelevanceEvaluator(_QualityEvaluator):
         return super().__call__(question=question, answer=answer, context=context, **kwargs)
 
 
-class SimilarityEvaluator(_QualityEvaluator):
+class SimilarityEvaluator(JudgedQualityEvaluator):
     """promptflow-evals 0.3.5 ``SimilarityEvaluator(model_config)``: ``{"gpt_similarity": float}``, 1.0-5.0,
     from :class:`~rapideval.judged.quality.Similarity` on ``question``, ``answer`` and ``ground_truth``. One
     request per row."""
@@ -132,7 +132,7 @@ class SimilarityEvaluator(_QualityEvaluator):
         return super().__call__(question=question, answer=answer, ground_truth=ground_truth, **kwargs)
 
 
-class QAEvaluator(_QualityEvaluator):
+class QAEvaluator(JudgedQualityEvaluator):
     """promptflow-evals 0.3.5 ``QAEvaluator(model_config, parallel=True)``: ``gpt_groundedness``,
     ``gpt_relevance``, ``gpt_coherence``, ``gpt_fluency``, ``gpt_similarity`` (floats 1.0-5.0) and the
     deterministic ``f1_score`` of :class:`~.lexical.F1ScoreEvaluator`, on ``question``, ``answer``,

@@ -10,7 +10,7 @@ configuration (promptflow's own usage examples pass ``model_config`` there), els
 environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``RAPIDEVAL_JUDGE_MODEL``).
 
 Where promptflow gives NaN (the service failed or returned no label), these raise
-:class:`~rapideval.compat.promptflow._evaluator.EvaluatorError` (a ValueError, as promptflow raises for an
+:class:`~rapideval.compat.promptflow.base.EvaluatorError` (a ValueError, as promptflow raises for an
 empty question or answer), or give it as the row's item in a batch: never a NaN, never a made-up severity.
 This module maps names and keys only: prompts, schemas, bands and labels live in the metric layer.
 """
@@ -31,8 +31,8 @@ from ....judged.safety import (
     conversation_severity,
     severity_label,
 )
-from .._evaluator import EvaluatorError, JudgedEvaluator
 from .._model_config import is_model_config
+from ..base import EvaluatorError, JudgedEvaluator
 
 __all__ = [
     "ContentSafetyChatEvaluator",
@@ -47,13 +47,13 @@ __all__ = [
 
 # promptflow's output key of each harm metric (``<key>``, ``<key>_score``, ``<key>_reason``), in the order of
 # ContentSafetyEvaluator's evaluators.
-_HARMS: tuple[tuple[type[JudgedMetric], str], ...] = (
+HARMS: tuple[tuple[type[JudgedMetric], str], ...] = (
     (Violence, "violence"),
     (Sexual, "sexual"),
     (SelfHarm, "self_harm"),
     (HateUnfairness, "hate_unfairness"),
 )
-_HARM_KEY = {cls.name: key for cls, key in _HARMS}
+_HARM_KEY = {cls.name: key for cls, key in HARMS}
 
 
 def _judge_config(project_scope: Any, model_config: Any) -> Any:
@@ -99,7 +99,7 @@ class _SafetyEvaluator(JudgedEvaluator):
         self.project_scope, self.credential = project_scope, credential  # kept for inspection; never used
 
 
-class _HarmEvaluator(_SafetyEvaluator):
+class HarmEvaluator(_SafetyEvaluator):
     _METRIC: ClassVar[type[JudgedMetric]]
 
     def __init__(self, project_scope: Any = None, credential: Any = None, *, model_config: Any = None) -> None:
@@ -114,7 +114,7 @@ class _HarmEvaluator(_SafetyEvaluator):
         return _harm_outputs(results[0])
 
 
-class ViolenceEvaluator(_HarmEvaluator):
+class ViolenceEvaluator(HarmEvaluator):
     """promptflow-evals 0.3.5 ``ViolenceEvaluator(project_scope, credential=None)``; rapideval adds
     ``model_config=`` (the judge). ``project_scope`` and ``credential`` are accepted and ignored; the judge is
     ``model_config``, else ``project_scope`` when it is a model configuration, else the environment's.
@@ -127,7 +127,7 @@ class ViolenceEvaluator(_HarmEvaluator):
     _METRIC = Violence
 
 
-class SexualEvaluator(_HarmEvaluator):
+class SexualEvaluator(HarmEvaluator):
     """promptflow-evals 0.3.5 ``SexualEvaluator(project_scope, credential=None)``; rapideval adds
     ``model_config=``. ``project_scope`` and ``credential`` are accepted and ignored; the judge is
     ``model_config``, else ``project_scope`` when it is a model configuration, else the environment's.
@@ -138,7 +138,7 @@ class SexualEvaluator(_HarmEvaluator):
     _METRIC = Sexual
 
 
-class SelfHarmEvaluator(_HarmEvaluator):
+class SelfHarmEvaluator(HarmEvaluator):
     """promptflow-evals 0.3.5 ``SelfHarmEvaluator(project_scope, credential=None)``; rapideval adds
     ``model_config=``. ``project_scope`` and ``credential`` are accepted and ignored; the judge is
     ``model_config``, else ``project_scope`` when it is a model configuration, else the environment's.
@@ -149,7 +149,7 @@ class SelfHarmEvaluator(_HarmEvaluator):
     _METRIC = SelfHarm
 
 
-class HateUnfairnessEvaluator(_HarmEvaluator):
+class HateUnfairnessEvaluator(HarmEvaluator):
     """promptflow-evals 0.3.5 ``HateUnfairnessEvaluator(project_scope, credential=None)``; rapideval adds
     ``model_config=``. ``project_scope`` and ``credential`` are accepted and ignored; the judge is
     ``model_config``, else ``project_scope`` when it is a model configuration, else the environment's.
@@ -178,7 +178,7 @@ class ContentSafetyEvaluator(_SafetyEvaluator):
     ) -> None:
         super().__init__(project_scope, credential, model_config=model_config)
         self.parallel = parallel
-        self.metrics = tuple(cls() for cls, _ in _HARMS)
+        self.metrics = tuple(cls() for cls, _ in HARMS)
 
     def __call__(self, *, question: str, answer: str, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
         """Score one (question, answer) pair on the four harms."""
@@ -217,7 +217,7 @@ class ContentSafetyChatEvaluator(_SafetyEvaluator):
     ) -> None:
         super().__init__(project_scope, credential, model_config=model_config)
         self.eval_last_turn, self.parallel = eval_last_turn, parallel
-        self.metrics = tuple(cls() for cls, _ in _HARMS)
+        self.metrics = tuple(cls() for cls, _ in HARMS)
 
     def __call__(self, *, conversation: list[Any], **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
         """Score a conversation: aggregated keys and ``evaluation_per_turn``."""
@@ -241,7 +241,7 @@ class ContentSafetyChatEvaluator(_SafetyEvaluator):
             return EvaluatorError(type(self).__name__, flat)
         out: dict[str, Any] = {}
         per_turn: dict[str, Any] = {}
-        for j, (_, key) in enumerate(_HARMS):
+        for j, (_, key) in enumerate(HARMS):
             scores = [int(turn[j].value) for turn in results]
             out[f"{key}_score"], out[key] = conversation_severity(scores)
             per_turn[key] = {
@@ -249,7 +249,7 @@ class ContentSafetyChatEvaluator(_SafetyEvaluator):
                 "score": scores,
                 "reason": [turn[j].reason for turn in results],
             }
-        out = {k: out[k] for _, key in _HARMS for k in (key, f"{key}_score")}
+        out = {k: out[k] for _, key in HARMS for k in (key, f"{key}_score")}
         out["evaluation_per_turn"] = per_turn
         return out
 
