@@ -136,3 +136,59 @@ def test_kill_half_way_then_rerun_from_the_cache(serve, tmp_path, sig) -> None:
     assert len(second_run) == len(set(second_run)) == rows - cached
     assert not set(second_run) & {f"row {i}" for i in from_cache}
     assert all(line.split(":")[1] == "ok" for line in lines)
+
+
+def _unusable_files(path: pathlib.Path) -> list[pathlib.Path]:
+    return sorted(path.parent.glob(path.name + ".unusable-*"))
+
+
+@pytest.mark.parametrize("content", [b"not a database at all\n" * 100, b""], ids=["garbage", "empty"])
+def test_a_file_that_is_not_a_cache_is_moved_aside(serve, client_for, tmp_path, caplog, content) -> None:
+    path = tmp_path / "cache.sqlite3"
+    path.write_bytes(content)
+    server = serve()
+    with client_for(server, cache=path) as judge:
+        run = judge.run(_rows(5))
+        again = judge.run(_rows(5))
+    assert all(r.ok for r in run) and all(r.cached for r in again)  # a fresh cache took its place
+    moved = _unusable_files(path)
+    if content:
+        assert [m.read_bytes() for m in moved] == [content]  # kept, byte for byte
+        assert "moved to" in caplog.text and str(path) in caplog.text
+
+
+def test_a_corrupt_cache_is_moved_aside_and_the_run_goes_on(serve, client_for, tmp_path, caplog) -> None:
+    path = tmp_path / "cache.sqlite3"
+    server = serve()
+    with client_for(server, cache=path) as judge:
+        assert all(r.ok for r in judge.run(_rows(200)))
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2] + b"\xff" * 4096 + data[len(data) // 2 + 4096 :])
+    with client_for(server, cache=path) as judge:
+        run = judge.run(_rows(200))
+    assert all(r.ok for r in run)
+    assert "judge cache" in caplog.text
+
+
+def test_a_foreign_sqlite_database_is_never_written_to(serve, client_for, tmp_path) -> None:
+    path = tmp_path / "app.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE users (name TEXT)")
+        db.execute("INSERT INTO users VALUES ('ada')")
+    before = path.read_bytes()
+    server = serve()
+    with client_for(server, cache=path) as judge:
+        assert all(r.ok for r in judge.run(_rows(3)))
+    assert [m.read_bytes() for m in _unusable_files(path)] == [before]
+
+
+def test_a_path_that_cannot_be_a_cache_means_no_cache_said_once(serve, client_for, tmp_path, caplog) -> None:
+    path = tmp_path / "a-directory"
+    path.mkdir()
+    server = serve()
+    with client_for(server, cache=path) as judge:
+        run = judge.run(_rows(5))
+        again = judge.run(_rows(5))
+    assert all(r.ok for r in run) and not any(r.cached for r in again)
+    assert caplog.text.count("running without a cache") == 1
+    assert path.is_dir() and not any(path.iterdir())

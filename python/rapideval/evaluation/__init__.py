@@ -4,6 +4,7 @@ crash, a kill or Ctrl-C leaves resumable."""
 
 from __future__ import annotations
 
+import os
 import pathlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -96,6 +97,13 @@ def chunk_table(chunk: Chunk, ids: Sequence[str], scores: Mapping[str, Scores]) 
     return pa.table(data)
 
 
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
 def evaluate(
     data: Any,
     metrics: Sequence[Any],
@@ -151,6 +159,8 @@ def evaluate(
     manifest = {"data": source.fingerprint, "metrics": signatures, "fields": fields, "id_columns": ids,
                 "chunk_size": chunk_size}  # fmt: skip
 
+    if output is not None and isinstance(data, (str, os.PathLike)) and _same_file(data, output):
+        raise ValueError(f"evaluate: the output {output} is the input data; write the results to another file")
     out = Output(pathlib.Path(output), manifest, resume) if output is not None else None
     if out is not None and out.complete():
         return EvaluationResult.load(out.path)

@@ -33,10 +33,23 @@ FAILURES_SHOWN = 100
 
 def write_report(result: EvaluationResult, path: str | pathlib.Path) -> pathlib.Path:
     """Write :func:`render_report` of ``result`` to ``path`` (UTF-8) and return the path. Signature:
-    ``write_report(result: EvaluationResult, path: str | Path) -> Path``; OSError when it cannot be written."""
+    ``write_report(result: EvaluationResult, path: str | Path) -> Path``; OSError when it cannot be written,
+    ValueError when ``path`` is a file that is not a report (a results file, say): it is never replaced."""
     path = pathlib.Path(path)
+    if path.exists() and not _is_report(path):
+        raise ValueError(f"{path} exists and is not a rapideval report, so it is not replaced; choose another path")
     path.write_text(render_report(result), encoding="utf-8")
     return path
+
+
+def _is_report(path: pathlib.Path) -> bool:
+    """Whether ``path`` is a report this module wrote (the start of :func:`render_report`'s page)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+    except OSError:
+        return False
+    return head.startswith(b"<!DOCTYPE html>") and b"<title>rapideval report" in head
 
 
 def render_report(result: EvaluationResult) -> str:

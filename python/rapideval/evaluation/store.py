@@ -7,6 +7,10 @@ by chunk so that a crash, a kill or Ctrl-C loses only the chunk in flight, and r
   it is written and read back at memory speed, where Parquet's encoding would be paid twice); at the end the
   parts become ``<path>`` (one row group per part) with the run's summary in the file's metadata.
 
+Nothing rapideval did not write is deleted or overwritten: an existing output must be a rapideval result or
+run (else ValueError naming it), and ``<path>.parts/`` and ``<path>.summary.json`` must hold only rapideval's
+own files.
+
 Both record the run's manifest (the data's fingerprint, the metrics' signatures, the column map, the chunk
 size): a later call resumes only a run with the same manifest, and says what differs otherwise.
 """
@@ -17,6 +21,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import shutil
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -24,6 +29,8 @@ from typing import Any
 __all__ = ["Output", "read_metadata", "read_table", "write_table"]
 
 _META_KEY = b"rapideval"
+# What a parts directory holds: its progress record and the chunks' part files (whole, or being written).
+_OWN_PART = re.compile(r"progress\.json(\.tmp)?|part-\d{6}\.(arrow|tmp)")
 
 
 def _atomic_json(path: pathlib.Path, data: Any) -> None:
@@ -84,16 +91,12 @@ class Output:
             self.rows, self._parts, self._bytes = state["rows"], state.get("parts", 0), state.get("bytes", 0)
             yield from self._done_tables()
             return
-        if self.path.exists() and self.resume and not self.progress.exists():
-            try:
-                read_metadata(self.path)
-            except (ValueError, OSError):
-                raise ValueError(f"evaluate: {self.path} exists and is not a rapideval result; pass resume=False "
-                                 f"to replace it") from None  # fmt: skip
         self._clear()
         self._save_progress()
 
     def _clear(self) -> None:
+        """Start over, after checking that everything replaced was written by rapideval."""
+        self._check_own()
         if self.parquet:
             shutil.rmtree(self.progress.parent, ignore_errors=True)
             self.progress.parent.mkdir(parents=True)
@@ -102,6 +105,27 @@ class Output:
         summary = _sidecar(self.path)
         if summary.exists():
             summary.unlink()
+
+    def _check_own(self) -> None:
+        """ValueError naming the first file in the way that rapideval did not write: the output itself (not a
+        result and no run in progress), a file in ``<path>.parts/``, or ``<path>.summary.json``."""
+        def refuse(path: pathlib.Path, what: str) -> ValueError:
+            return ValueError(f"evaluate: {path} {what}, so rapideval will not replace it; move it or choose another "
+                              f"output")  # fmt: skip
+
+        parts = self.path.with_name(self.path.name + ".parts")
+        if parts.exists():
+            foreign = [p.name for p in parts.iterdir() if not _OWN_PART.fullmatch(p.name)] if parts.is_dir() else ["."]
+            if foreign:
+                raise refuse(parts, f"holds files rapideval did not write ({', '.join(sorted(foreign)[:3])})")
+        summary = _sidecar(self.path)
+        if summary.exists() and not _is_summary(summary):
+            raise refuse(summary, "is not a rapideval summary")
+        if self.path.exists() and not self.progress.exists():
+            try:
+                read_metadata(self.path)
+            except (ValueError, OSError):
+                raise refuse(self.path, "exists and is not a rapideval result") from None
 
     def _done_tables(self) -> Iterator[Any]:
         if self.parquet:
@@ -156,6 +180,16 @@ class Output:
         else:
             _atomic_json(_sidecar(self.path), meta)
             self.progress.unlink()
+
+
+def _is_summary(path: pathlib.Path) -> bool:
+    """Whether ``path`` is a summary that rapideval wrote (a JSON object with the run's manifest)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "manifest" in data
 
 
 def _json_rows(table: Any) -> Iterator[dict[str, Any]]:

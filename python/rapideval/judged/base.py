@@ -11,8 +11,9 @@ Invariants:
   run, so its rate limits, cache, budget, circuit breaker and accounting hold for the whole batch; one bad
   row never ends the batch.
 * Evaluated text is untrusted: each field is placed between ``<name>`` and ``</name>`` tags that the judge
-  is told hold data, never instructions, and any copy of the metrics' tags inside the text is escaped, so
-  the text cannot close its block or open another. The verdict is read only from the structured reply.
+  is told hold data, never instructions, and every ``<`` inside the text is escaped (:func:`neutral`), so
+  the text cannot close its block, open another or start a chat turn; numbered items are one line each.
+  The verdict is read only from the structured reply.
 * ``score`` works in a plain script and inside a running event loop (Jupyter): there it runs the coroutine
   on a private loop in a worker thread, without nest_asyncio.
 """
@@ -44,6 +45,8 @@ __all__ = [
     "delimit",
     "is_conversation",
     "material",
+    "neutral",
+    "one_line",
     "run_sync",
 ]
 
@@ -118,14 +121,29 @@ class MetricResult:
             raise ValueError(f"a {self.status} result has no value")
 
 
-_TAG_NAMES = (*FIELDS, "context", "message", "rubric", "text", "statements")
-_TAGS = re.compile(r"<(\s*/?\s*)(" + "|".join(_TAG_NAMES) + r")(?=[\s>/])", re.IGNORECASE)
+# The control tokens of chat templates written in brackets (Mistral's [INST], [/INST], [SYSTEM_PROMPT], ...):
+# servers that parse special tokens in message content (llama.cpp, vLLM) would read them as a new turn.
+_BRACKET_TOKENS = re.compile(r"\[(?=/?[A-Z][A-Z_]*\])")
+
+
+def neutral(text: str) -> str:
+    """Untrusted text made inert inside a prompt: every ``<`` becomes ``&lt;``, so that no tag (of any name,
+    in any case or spacing, complete or cut at the end of the text) and no special token written with angle
+    brackets (``<|im_start|>``, ``<s>``, ``<start_of_turn>``) can form; the ``[`` of a bracketed control token
+    (``[INST]``) becomes ``&#91;``. A judge reads the escaped text as it was."""
+    return _BRACKET_TOKENS.sub("&#91;", text.replace("<", "&lt;"))
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line (its line breaks, of any kind, become spaces): an item of a numbered list or a
+    rubric level, whose text must not start a line that reads as another item."""
+    return " ".join(text.splitlines())
 
 
 def delimit(name: str, text: str) -> str:
-    """``text`` between ``<name>`` tags, with every copy of the metrics' tags in it escaped (``<`` becomes
-    ``&lt;``), so that untrusted text cannot end its block or start another."""
-    return _block(name, _TAGS.sub(r"&lt;\1\2", text))
+    """``text`` between ``<name>`` tags, made :func:`neutral`, so that untrusted text cannot end its block,
+    start another, or open a new turn of the chat."""
+    return _block(name, neutral(text))
 
 
 def _block(name: str, body: str) -> str:

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, create_model
 
 from ..llm import JudgeRequest
-from .base import DATA_RULE, ITEM_REASON_CHARS, STATEMENT_CHARS, delimit, material
+from .base import DATA_RULE, ITEM_REASON_CHARS, STATEMENT_CHARS, delimit, material, one_line
 
 __all__ = ["exact_verdicts", "item_chars", "list_bound", "numbered", "statements", "support", "support_by_context"]
 
@@ -85,8 +85,9 @@ SUPPORT_PROMPT = (
 
 
 def numbered(claims: Sequence[str]) -> str:
-    """The claims numbered from 1, in a ``<statements>`` block (they come from untrusted text)."""
-    return delimit("statements", "\n".join(f"{k + 1}. {s}" for k, s in enumerate(claims)))
+    """The claims numbered from 1, one line each, in a ``<statements>`` block (they come from untrusted text:
+    a line break in a claim cannot start a line that reads as another item)."""
+    return delimit("statements", "\n".join(f"{k + 1}. {one_line(s)}" for k, s in enumerate(claims)))
 
 
 def support(row: Hashable, claims: Sequence[str], premise: str | Sequence[str], name: str) -> JudgeRequest:

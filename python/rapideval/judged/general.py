@@ -24,7 +24,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, Field, create_model
 
 from ..llm import JudgeClient, JudgeRequest, JudgeResult
-from .base import DATA_RULE, REASON_CHARS, JudgedMetric, delimit, material
+from .base import DATA_RULE, REASON_CHARS, JudgedMetric, delimit, material, one_line
 
 __all__ = [
     "ASPECTS",
@@ -392,7 +392,7 @@ class RubricsScore(JudgedMetric):
         fields = self._shown(fields)
         rubric = self._rubric(fields)
         levels = rubric_levels(rubric, f"{self.name!r}, row {row!r}")
-        text = "\n".join(f"{rubric[f'score{n}_description']} (level {n})" for n in levels)
+        text = "\n".join(f"{one_line(rubric[f'score{n}_description'])} (level {n})" for n in levels)
         messages = [
             {"role": "system", "content": self.PROMPT},
             {"role": "user", "content": f"{delimit('rubric', text)}\n\n{material(fields, _SAMPLE_FIELDS)}"},
