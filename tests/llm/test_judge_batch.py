@@ -14,6 +14,7 @@ import textwrap
 import time
 
 import pytest
+import rapideval
 from judge_helpers import FAST_RETRY, NO_LIMITS, SECRET, Rating
 from judge_server import JudgeServer, Recorded, Reply
 from rapideval.llm import BatchMode, Budget, JudgeClient, JudgeFailure, JudgeRequest, JudgeResult
@@ -127,8 +128,7 @@ CHILD = textwrap.dedent(
 
 
 def _child(server: JudgeServer, cache: pathlib.Path, count: int) -> subprocess.Popen[str]:
-    path = os.pathsep.join([str(HERE.parents[1] / "python"), os.environ.get("PYTHONPATH", "")])
-    env = {**os.environ, "PYTHONPATH": path}
+    env = {**os.environ, "PYTHONPATH": str(pathlib.Path(rapideval.__file__).resolve().parents[1])}  # as installed
     cmd = [sys.executable, "-c", CHILD, str(HERE), server.url, str(cache), str(count)]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
