@@ -10,6 +10,7 @@ s / 7, a bool 0 or 1). ``higher_is_better`` says the direction (False for TER, t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -172,16 +173,46 @@ def _deterministic(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], column
     for spec in specs:
         assert spec.compute is not None
         scores = Scores(n)
+        refused: dict[int, tuple[str, str, str | None]] = {}
         if good:
-            values = np.asarray(spec.compute(responses, references), dtype=np.float64)
+            try:
+                values = np.asarray(spec.compute(responses, references), dtype=np.float64)
+            except (ValueError, MemoryError):  # a cell the kernel refuses: find it, score the others
+                values, failed = _row_by_row(spec.compute, responses, references)
+                for k, (argument, message) in failed.items():
+                    where = f"row {first + good[k]}"
+                    if argument is not None:
+                        where += f", column {columns['response' if argument == 'responses' else 'reference']!r}"
+                    refused[good[k]] = ("error", f"{where}: {message}", "invalid_input")
             if len(good) == n:
                 scores.values = values
             else:
                 scores.values[good] = values
-        for i, (status, why, cause) in problems.items():
+        for i, (status, why, cause) in {**problems, **refused}.items():
             scores.fail(i, status, f"{why} (metric {spec.name!r})", cause)
         out[spec.name] = scores
     return out
+
+
+# The kernels' messages start with the argument and index at fault (``responses[3]: ``) or the row (``row 3: ``).
+_ARGUMENT = re.compile(r"^(?:(responses|references)\[\d+\]|row \d+): ")
+
+
+def _row_by_row(compute: Callable[[list[Any], list[Any]], Any], responses: list[Any], references: list[Any]
+                ) -> tuple[np.ndarray, dict[int, tuple[str | None, str]]]:  # fmt: skip
+    """A kernel's values one row at a time, NaN where it refuses the row: ``(values, {k: (argument, why)})``,
+    ``argument`` naming the kernel's argument (``responses`` or ``references``) the message is about, or
+    None where it is about the row."""
+    values = np.full(len(responses), np.nan)
+    failed: dict[int, tuple[str | None, str]] = {}
+    for k, (response, reference) in enumerate(zip(responses, references, strict=True)):
+        try:
+            values[k] = np.asarray(compute([response], [reference]), dtype=np.float64)[0]
+        except (ValueError, MemoryError) as e:
+            message = str(e) or type(e).__name__
+            m = _ARGUMENT.match(message)
+            failed[k] = (m.group(1), message[m.end():]) if m else (None, message)
+    return values, failed
 
 
 def _field_value(is_list: bool, value: Any) -> Any:

@@ -1,0 +1,56 @@
+"""A cell a kernel refuses (a lone surrogate; an empty, blank or "None" text for f1) is that row's error, naming
+its own row and column, in evaluate() and the CLI: the other rows are scored exactly as without it."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from rapideval import cli, evaluate
+
+DETERMINISTIC = ["bleu", "gleu", "f1", "exact_match", "sacrebleu", "rouge1", "rougeL", "meteor", "chrf", "ter"]
+GOOD = [{"response": f"the cat sat on the mat {i}", "reference": f"a cat sat on a mat {i}"} for i in range(40)]
+HOSTILE = {
+    3: {"response": "the cat \ud800 sat", "reference": "a cat sat"},
+    11: {"response": "a cat sat", "reference": "\udfff"},
+    17: {"response": "", "reference": "a cat sat"},
+    23: {"response": "   ", "reference": "a cat sat"},
+    31: {"response": "a cat sat", "reference": "None"},
+}
+
+
+def _rows() -> list[dict[str, str]]:
+    return [HOSTILE.get(i, row) for i, row in enumerate(GOOD)]
+
+
+@pytest.mark.parametrize("chunk_size", [7, 10_000])
+def test_refused_cells_are_their_rows_errors(chunk_size) -> None:
+    result = evaluate(_rows(), DETERMINISTIC, chunk_size=chunk_size)
+    clean = evaluate([r for i, r in enumerate(GOOD) if i not in HOSTILE], DETERMINISTIC)
+    table = result.to_pandas()
+    expected = clean.to_pandas()
+    assert len(table) == len(GOOD) and list(table["row"]) == list(range(len(GOOD)))
+    for metric in DETERMINISTIC:
+        status = table[f"{metric}.status"]
+        for i in (3, 11):  # a lone surrogate: every kernel refuses it
+            assert status[i] == "error" and table[f"{metric}.cause"][i] == "invalid_input"
+            column = "response" if i == 3 else "reference"
+            assert table[f"{metric}.reason"][i].startswith(f"row {i}, column '{column}':"), table[f"{metric}.reason"][i]
+        kept = [i for i in range(len(GOOD)) if i not in HOSTILE]
+        ours = [table[metric][i] for i in kept]
+        theirs = list(expected[metric])
+        assert all(a == b or (math.isnan(a) and math.isnan(b)) for a, b in zip(ours, theirs, strict=True)), metric
+    f1 = table["f1.status"]
+    assert [f1[i] for i in (17, 23, 31)] == ["error"] * 3
+    assert table["f1.reason"][17].startswith("row 17:")
+
+
+def test_the_cli_writes_every_row_and_exits_1(tmp_path, capsys) -> None:
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in _rows()), encoding="utf-8")
+    out = tmp_path / "scores.jsonl"
+    assert cli.main(["score", str(data), "--metrics", "bleu,f1", "--out", str(out)]) == 1  # rows in error
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["row"] for r in lines] == list(range(len(GOOD)))
+    assert lines[3]["bleu.status"] == "error" and lines[0]["bleu.status"] == "ok"
