@@ -54,3 +54,34 @@ def test_the_cli_writes_every_row_and_exits_1(tmp_path, capsys) -> None:
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["row"] for r in lines] == list(range(len(GOOD)))
     assert lines[3]["bleu.status"] == "error" and lines[0]["bleu.status"] == "ok"
+
+
+def test_a_json_line_nested_too_deep_is_its_row_s_error(tmp_path) -> None:
+    data = tmp_path / "rows.jsonl"
+    deep = "[" * 100_000 + "]" * 100_000
+    lines = [json.dumps(GOOD[0]), '{"response": ' + deep + ', "reference": "x"}', json.dumps(GOOD[1])]
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    table = evaluate(str(data), ["bleu"]).to_pandas()
+    assert list(table["bleu.status"]) == ["ok", "error", "ok"]
+    assert "line 2 nests JSON deeper" in table["bleu.reason"][1]
+
+
+def test_csv_cells_past_the_default_limit_are_read_and_past_ours_are_their_row_s_error(tmp_path, monkeypatch) -> None:
+    import csv
+
+    from rapideval.evaluation import sources
+
+    data = tmp_path / "rows.csv"
+    long = "word " * 40_000  # 200,000 characters: past csv's default limit of 131,072
+    data.write_text(f"response,reference\na cat,a cat\n{long},a word\n{'w' * 5000},x\na dog,a dog\n", encoding="utf-8")
+    before = csv.field_size_limit()
+    try:
+        csv.field_size_limit(131_072)  # csv's default
+        assert list(evaluate(str(data), ["bleu"]).to_pandas()["bleu.status"]) == ["ok"] * 4
+        monkeypatch.setattr(sources, "_CSV_CELL_LIMIT", 1000)  # a limit of ours below two of the cells
+        csv.field_size_limit(1000)
+        table = evaluate(str(data), ["bleu"]).to_pandas()
+    finally:
+        csv.field_size_limit(before)
+    assert list(table["bleu.status"]) == ["ok", "error", "error", "ok"]
+    assert "cannot be read as CSV" in table["bleu.reason"][1]

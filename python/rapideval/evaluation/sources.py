@@ -131,6 +131,8 @@ class _JsonLines(Source):
                 error = None if isinstance(row, dict) else f"line {lineno} is a JSON {type(row).__name__}"
             except json.JSONDecodeError as e:
                 row, error = None, f"line {lineno} is not valid JSON ({e.msg})"
+            except RecursionError:
+                row, error = None, f"line {lineno} nests JSON deeper than Python's parser can read"
             yield n, row if isinstance(row, dict) else {}, error
             n += 1
 
@@ -159,14 +161,35 @@ class _Delimited(Source):
     def chunks(self, names: Sequence[str], chunk_size: int) -> Iterator[Chunk]:
         positions = [self._header.index(c) for c in names]
         lines = (line for _, line in _text_lines(self._path, self._encoding))
+        if csv.field_size_limit() < _CSV_CELL_LIMIT:
+            csv.field_size_limit(_CSV_CELL_LIMIT)  # long documents are data; the default stops at 128 KiB
         reader = csv.reader(lines, delimiter=self._delimiter)
         next(reader)
+        rows = _csv_rows(reader)
         start = 0
-        while part := list(itertools.islice(reader, chunk_size)):
-            columns = {c: [row[p] if p < len(row) and row[p] != "" else None for row in part]
+        while part := list(itertools.islice(rows, chunk_size)):
+            columns = {c: [row[p] if p < len(row) and row[p] != "" else None for row, _ in part]
                        for c, p in zip(names, positions)}  # fmt: skip
-            yield Chunk(start, len(part), columns, {})
+            errors = {i: error for i, (_, error) in enumerate(part) if error is not None}
+            yield Chunk(start, len(part), columns, errors)
             start += len(part)
+
+
+_CSV_CELL_LIMIT = 1 << 28
+"""The largest CSV cell read (256 MiB); a larger one is its row's error."""
+
+
+def _csv_rows(reader: Any) -> Iterator[tuple[list[str], str | None]]:
+    """The rows of a csv reader, a row it cannot read (a cell over the limit) as ``([], why)``."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            yield [], f"line {reader.line_num} cannot be read as CSV ({e})"
+            continue
+        yield row, None
 
 
 def _text_lines(path: pathlib.Path, encoding: str) -> Iterator[tuple[int, str]]:
