@@ -85,3 +85,16 @@ def test_csv_cells_past_the_default_limit_are_read_and_past_ours_are_their_row_s
         csv.field_size_limit(before)
     assert list(table["bleu.status"]) == ["ok", "error", "error", "ok"]
     assert "cannot be read as CSV" in table["bleu.reason"][1]
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".jsonl"])
+def test_ids_of_any_kind_are_stored_and_never_fail_the_merge(tmp_path, suffix) -> None:
+    ids: list[object] = [*range(20), *(f"r{i}" for i in range(20, 30))]  # ints in the first chunks, text later
+    ids[5], ids[25] = 2**64, "x\ud800"  # an int past 64 bits, a lone surrogate
+    rows = [{"id": i, **GOOD[k]} for k, i in enumerate(ids)]
+    out = tmp_path / f"scores{suffix}"
+    result = evaluate(rows, ["bleu"], chunk_size=10, output=out)
+    table = result.to_pandas()
+    assert list(table["row"]) == list(range(30)) and set(table["bleu.status"]) == {"ok"}
+    assert [str(v) for v in table["id"][[4, 5, 24, 25]]] == ["4", str(2**64), "r24", "x\\ud800"]
+    assert evaluate(rows, ["bleu"], chunk_size=10, output=out).n_rows == 30  # read back, as finished

@@ -14,7 +14,7 @@ import numpy as np
 from .metrics import Scores, Spec, names, resolve, run_chunk
 from .result import EvaluationResult, MetricSummary, Tracker
 from .sources import Chunk, open_source
-from .store import Output
+from .store import Output, storable
 
 if TYPE_CHECKING:
     from ..llm import JudgeClient
@@ -85,10 +85,7 @@ def chunk_table(chunk: Chunk, ids: Sequence[str], scores: Mapping[str, Scores]) 
 
     data: dict[str, Any] = {"row": pa.array(np.arange(chunk.first_row, chunk.first_row + chunk.n_rows, dtype=np.int64))}
     for c in ids:
-        try:
-            data[c] = pa.array(chunk.columns[c])
-        except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed types: kept as text
-            data[c] = pa.array([None if v is None else str(v) for v in chunk.columns[c]], pa.string())
+        data[c] = storable(chunk.columns[c])
     for name, s in scores.items():
         data[name] = pa.array(s.values, pa.float64(), mask=np.isnan(s.values))  # NaN: null
         data[f"{name}.status"] = pa.array(s.status, pa.string())

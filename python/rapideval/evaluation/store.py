@@ -26,7 +26,7 @@ import shutil
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["Output", "read_metadata", "read_table", "write_table"]
+__all__ = ["Output", "read_metadata", "read_table", "storable", "write_table"]
 
 _META_KEY = b"rapideval"
 # What a parts directory holds: its progress record and the chunks' part files (whole, or being written).
@@ -214,18 +214,35 @@ def _typed(table: Any) -> Any:
     return table.cast(schema)
 
 
-def _jsonl_tables(path: pathlib.Path, rows_per_table: int = 10_000) -> Iterator[Any]:
+def storable(values: list[Any]) -> Any:
+    """A column's values as an Arrow array of their own type; as text where they have none (mixed types, an
+    int past 64 bits, text that is not Unicode: a lone surrogate is kept escaped, ``\\ud800``)."""
     import pyarrow as pa
 
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
+        text = [None if v is None else str(v).encode("utf-8", "backslashreplace").decode() for v in values]
+        return pa.array(text, pa.string())
+
+
+def _jsonl_tables(path: pathlib.Path, rows_per_table: int = 10_000) -> Iterator[Any]:
     with open(path, encoding="utf-8") as f:
         batch: list[dict[str, Any]] = []
         for line in f:
             batch.append(json.loads(line))
             if len(batch) == rows_per_table:
-                yield _typed(pa.Table.from_pylist(batch))
+                yield _typed(_table(batch))
                 batch = []
         if batch:
-            yield _typed(pa.Table.from_pylist(batch))
+            yield _typed(_table(batch))
+
+
+def _table(rows: list[dict[str, Any]]) -> Any:
+    import pyarrow as pa
+
+    names = dict.fromkeys(k for row in rows for k in row)
+    return pa.table({name: storable([row.get(name) for row in rows]) for name in names})
 
 
 def _read_part(path: pathlib.Path) -> Any:
@@ -244,7 +261,7 @@ def _merge_parts(parts: list[pathlib.Path], path: pathlib.Path, metadata: Mappin
     for p in parts:
         with pa.OSFile(str(p)) as source:
             schemas.append(pa.ipc.open_file(source).schema)
-    schema = pa.unify_schemas(schemas, promote_options="permissive") if schemas else pa.schema([])
+    schema = _common_schema(schemas)
     schema = schema.with_metadata({_META_KEY: json.dumps(metadata, ensure_ascii=False).encode("utf-8")})
     tmp = path.with_name(path.name + ".tmp")
     # Dictionary pages for the text columns (statuses, causes: a few values), none for the scores, where pyarrow
@@ -256,6 +273,27 @@ def _merge_parts(parts: list[pathlib.Path], path: pathlib.Path, metadata: Mappin
     os.replace(tmp, path)
 
 
+def _common_schema(schemas: list[Any]) -> Any:
+    """The schema every part is cast to: Arrow's permissive promotion, and text for a column that is text in
+    one part and numbers in another (ids: ints in one chunk, strings in a later one)."""
+    import pyarrow as pa
+
+    if not schemas:
+        return pa.schema([])
+    try:
+        return pa.unify_schemas(schemas, promote_options="permissive")
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        fields: dict[str, Any] = {}
+        for schema in schemas:
+            for field in schema:
+                known = fields.get(field.name)
+                if known is None or pa.types.is_null(known.type):
+                    fields[field.name] = field
+                elif known.type != field.type and not pa.types.is_null(field.type):
+                    fields[field.name] = pa.field(field.name, pa.string())
+        return pa.schema(list(fields.values()))
+
+
 def read_table(path: pathlib.Path) -> Any:
     """The rows of a result file."""
     import pyarrow as pa
@@ -263,7 +301,9 @@ def read_table(path: pathlib.Path) -> Any:
 
     if path.suffix.lower() == ".parquet":
         return pq.read_table(path).replace_schema_metadata(None)
-    return pa.concat_tables(list(_jsonl_tables(path)), promote_options="permissive")
+    tables = list(_jsonl_tables(path))
+    schema = _common_schema([t.schema for t in tables])
+    return pa.concat_tables([t.cast(schema) for t in tables])
 
 
 def read_metadata(path: pathlib.Path) -> dict[str, Any]:
