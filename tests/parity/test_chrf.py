@@ -272,6 +272,7 @@ def test_bad_input(fn: Any, responses: Any, references: Any, error: type, where:
         {"char_order": 1001},
         {"word_order": 10**30},
         {"beta": float("inf")},
+        {"beta": 1e308},
     ],
 )
 def test_bad_options(kwargs: dict) -> None:

@@ -90,11 +90,15 @@ def config(
     char_order: int, word_order: int, beta: Number, lowercase: bool, whitespace: bool, eps_smoothing: bool
 ) -> tuple[int, int, float, bool, bool, bool]:
     """The native arguments: orders checked (0 to 1000, not both 0), and ``beta ** 2`` computed as
-    sacrebleu computes it (Python's ``pow``)."""
+    sacrebleu computes it (Python's ``pow``; a ``beta`` whose square overflows is a ValueError)."""
     orders = operator.index(char_order), operator.index(word_order)
     if min(orders) < 0 or max(orders) > MAX_ORDER or sum(orders) == 0:
         raise ValueError(f"char_order and word_order must be 0 to {MAX_ORDER} and not both 0, got {orders}")
-    return orders[0], orders[1], float(beta**2), bool(lowercase), bool(whitespace), bool(eps_smoothing)
+    try:
+        beta_squared = float(beta**2)
+    except OverflowError:  # sacrebleu raises Python's OverflowError here: say which argument
+        raise ValueError(f"beta={beta!r} is too large: beta ** 2 overflows a float") from None
+    return orders[0], orders[1], beta_squared, bool(lowercase), bool(whitespace), bool(eps_smoothing)
 
 
 def signature(
