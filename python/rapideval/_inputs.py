@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -59,8 +60,8 @@ def as_references(column: Any, field: str = "references") -> list[Any]:
 
 
 def _row_as_list(row: Any, field: str, index: int) -> Any:
-    if row is None or isinstance(row, (int, float, bytes)):
-        return row  # the native layer names the row and the type
+    if row is None or isinstance(row, (int, float, bytes, Mapping, AbstractSet)):
+        return row  # the native layer names the row and the type (a dict or set is no list of references)
     return as_list(row, f"{field}[{index}]")
 
 

@@ -195,3 +195,11 @@ def test_a_forked_child_scores_on_a_pool_of_its_own():
     finally:
         rapideval.set_num_threads(before)
     assert answer == "3 True"
+
+
+@pytest.mark.parametrize("row", [{"a cat": 1}, {"a cat"}], ids=["dict", "set"])
+def test_a_mapping_or_set_is_not_read_as_references(row) -> None:
+    for kernel in (rapideval.bleu, rapideval.gleu, rapideval.sacrebleu_bleu, rapideval.chrf, rapideval.ter,
+                   rapideval.meteor, rapideval.rouge):  # fmt: skip
+        with pytest.raises(TypeError, match=r"references\[0\]: expected a str or a list of str"):
+            kernel(["a cat"], [row])
