@@ -286,3 +286,17 @@ def test_large_dimension_and_row_counts() -> None:
     res = cosine_matrix(a, b, top_k=10)
     order = np.argsort(-ref, axis=1, kind="stable")[:, :10]
     assert (res.indices == order).mean() > 0.99  # near-ties may swap within tolerance
+
+
+def test_a_misaligned_buffer_scores_as_its_aligned_copy() -> None:
+    rng = np.random.default_rng(3)
+    values = rng.standard_normal(12)
+    raw = np.zeros(values.nbytes + 1, dtype=np.uint8)
+    raw[1:] = np.frombuffer(values.tobytes(), dtype=np.uint8)
+    misaligned = np.frombuffer(raw[1:].data, dtype=np.float64).reshape(3, 4)
+    assert not misaligned.flags["ALIGNED"]
+    aligned = values.reshape(3, 4)
+    ours = rapideval.cosine(misaligned, misaligned[::-1].copy())
+    assert np.array_equal(ours, rapideval.cosine(aligned, aligned[::-1]))
+    assert rapideval.mean_std(misaligned.ravel()) == rapideval.mean_std(values)
+    assert np.array_equal(rapideval.ordinal_vote(misaligned).mean, rapideval.ordinal_vote(aligned).mean)

@@ -98,7 +98,7 @@ def _column(x: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name}: expected numbers (None or NaN for a missing score)") from None
     if arr.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D column, got {arr.ndim} dimensions")
-    return np.ascontiguousarray(arr)
+    return np.require(arr, None, ["C_CONTIGUOUS", "ALIGNED"])  # a misaligned buffer is copied too
 
 
 def _check_resamples(n_resamples: int, seed: int) -> None:

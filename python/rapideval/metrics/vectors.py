@@ -48,8 +48,8 @@ def _pair(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
     """Both sides as C-contiguous 2-D arrays of one float dtype (float32 only if both are)."""
     x, y = _real_array(a, "a"), _real_array(b, "b")
     dtype = np.float32 if x.dtype == np.float32 and y.dtype == np.float32 else np.float64
-    x = np.ascontiguousarray(x, dtype=dtype)
-    y = np.ascontiguousarray(y, dtype=dtype)
+    x = np.require(x, dtype, ["C_CONTIGUOUS", "ALIGNED"])  # a misaligned buffer is copied too
+    y = np.require(y, dtype, ["C_CONTIGUOUS", "ALIGNED"])
     if x.shape[-1] != y.shape[-1]:
         raise ValueError(f"vectors of a have {x.shape[-1]} components but vectors of b have {y.shape[-1]}")
     return (x[None, :] if x.ndim == 1 else x), (y[None, :] if y.ndim == 1 else y)

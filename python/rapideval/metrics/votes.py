@@ -93,5 +93,5 @@ def ordinal_vote(scores: Any) -> OrdinalVote:
             raise TypeError("scores: expected numbers (None or NaN for a missing score)") from None
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"scores: expected numbers, got dtype {arr.dtype}")
-    mean, median, count = _core.ordinal_vote(np.ascontiguousarray(arr, dtype=np.float64))
+    mean, median, count = _core.ordinal_vote(np.require(arr, np.float64, ["C_CONTIGUOUS", "ALIGNED"]))
     return OrdinalVote(mean, median, count)
