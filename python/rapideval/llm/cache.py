@@ -157,7 +157,11 @@ class JudgeCache:
 
     def _move_aside(self) -> Path:
         """Rename the unusable file (and its WAL files) out of the way; nothing is deleted."""
-        target = self.path.with_name(f"{self.path.name}.unusable-{time.strftime('%Y%m%d-%H%M%S')}")
+        stem = f"{self.path.name}.unusable-{time.strftime('%Y%m%d-%H%M%S')}"
+        target, k = self.path.with_name(stem), 1
+        while target.exists():  # never over an earlier one
+            k += 1
+            target = self.path.with_name(f"{stem}-{k}")
         for suffix in ("", "-wal", "-shm"):
             source = self.path.with_name(self.path.name + suffix)
             if source.is_file():
