@@ -93,7 +93,8 @@ def test_ids_of_any_kind_are_stored_and_never_fail_the_merge(tmp_path, suffix) -
     ids[5], ids[25] = 2**64, "x\ud800"  # an int past 64 bits, a lone surrogate
     rows = [{"id": i, **GOOD[k]} for k, i in enumerate(ids)]
     out = tmp_path / f"scores{suffix}"
-    result = evaluate(rows, ["bleu"], chunk_size=10, output=out)
+    with pytest.warns(UserWarning, match="id column 'id'"):
+        result = evaluate(rows, ["bleu"], chunk_size=10, output=out)
     table = result.to_pandas()
     assert list(table["row"]) == list(range(30)) and set(table["bleu.status"]) == {"ok"}
     assert [str(v) for v in table["id"][[4, 5, 24, 25]]] == ["4", str(2**64), "r24", "x\\ud800"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -85,7 +86,10 @@ def chunk_table(chunk: Chunk, ids: Sequence[str], scores: Mapping[str, Scores]) 
 
     data: dict[str, Any] = {"row": pa.array(np.arange(chunk.first_row, chunk.first_row + chunk.n_rows, dtype=np.int64))}
     for c in ids:
-        data[c] = storable(chunk.columns[c])
+        data[c], as_text = storable(chunk.columns[c])
+        if as_text:  # shown once per column (Python's default warning filter)
+            warnings.warn(f"id column {c!r} holds values of mixed types, ints past 64 bits or text that is not "
+                          f"Unicode: stored as text", stacklevel=2)  # fmt: skip
     for name, s in scores.items():
         data[name] = pa.array(s.values, pa.float64(), mask=np.isnan(s.values))  # NaN: null
         data[f"{name}.status"] = pa.array(s.status, pa.string())

@@ -214,16 +214,17 @@ def _typed(table: Any) -> Any:
     return table.cast(schema)
 
 
-def storable(values: list[Any]) -> Any:
+def storable(values: list[Any]) -> tuple[Any, bool]:
     """A column's values as an Arrow array of their own type; as text where they have none (mixed types, an
-    int past 64 bits, text that is not Unicode: a lone surrogate is kept escaped, ``\\ud800``)."""
+    int past 64 bits, text that is not Unicode: a lone surrogate is kept escaped, ``\\ud800``). The flag says
+    whether they were turned into text."""
     import pyarrow as pa
 
     try:
-        return pa.array(values)
+        return pa.array(values), False
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeEncodeError):
         text = [None if v is None else str(v).encode("utf-8", "backslashreplace").decode() for v in values]
-        return pa.array(text, pa.string())
+        return pa.array(text, pa.string()), True
 
 
 def _jsonl_tables(path: pathlib.Path, rows_per_table: int = 10_000) -> Iterator[Any]:
@@ -242,7 +243,7 @@ def _table(rows: list[dict[str, Any]]) -> Any:
     import pyarrow as pa
 
     names = dict.fromkeys(k for row in rows for k in row)
-    return pa.table({name: storable([row.get(name) for row in rows]) for name in names})
+    return pa.table({name: storable([row.get(name) for row in rows])[0] for name in names})
 
 
 def _read_part(path: pathlib.Path) -> Any:
