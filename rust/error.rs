@@ -80,6 +80,26 @@ pub fn with_room<T>(len: usize, what: &str) -> Result<Vec<T>> {
     Ok(out)
 }
 
+/// Makes `v` hold `len` copies of `value` (its old items dropped), reusing its buffer when it is
+/// large enough; `Error::Memory` naming `what` when a larger one cannot be allocated.
+pub fn refill<T: Clone>(v: &mut Vec<T>, len: usize, value: T, what: &str) -> Result<()> {
+    v.clear();
+    room(v, len, what)?;
+    v.resize(len, value);
+    Ok(())
+}
+
+/// Makes room in `v` for `more` items beyond its length (see [`refill`]).
+pub fn room<T>(v: &mut Vec<T>, more: usize, what: &str) -> Result<()> {
+    v.try_reserve(more).map_err(|_| {
+        Error::Memory(format!(
+            "cannot allocate {what} ({} values of {} bytes)",
+            v.len().saturating_add(more),
+            std::mem::size_of::<T>()
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +117,12 @@ mod tests {
             Err(Error::Memory(_))
         ));
         assert!(matches!(zeroed::<f32>(1 << 60, "x"), Err(Error::Memory(_))));
+        let mut v = vec![1u32; 4];
+        assert_eq!(refill(&mut v, 2, 9, "x"), Ok(()));
+        assert_eq!(v, [9, 9]);
+        assert!(
+            matches!(refill(&mut v, usize::MAX / 8, 0, "the table"), Err(Error::Memory(m)) if m.contains("the table"))
+        );
+        assert!(room(&mut v, usize::MAX / 8, "x").is_err());
     }
 }

@@ -208,8 +208,88 @@ fn spin(time: Duration, done: impl Fn() -> bool) -> bool {
     true
 }
 
+/// The stack of each pool thread (the kernels' and the helpers'). The kernels loop rather than
+/// recurse: the parity and hostile-input suites pass with 192 KiB stacks. Rust's default of 2 MiB
+/// is address space, which `ulimit -v` counts: 2,047 threads (1,024 of each pool) took 4 GiB.
+pub const THREAD_STACK: usize = 1 << 20;
+
+/// Address space a started thread may take besides its stack: glibc gives each of the first
+/// `ARENAS_PER_CORE` threads per core a malloc arena of 64 MiB (address space, not memory) at its
+/// first `malloc`, which a Rust thread makes to register its thread-local destructors.
+const ARENA: u64 = 64 << 20;
+const ARENAS_PER_CORE: u64 = 8;
+
+/// Whether the address-space limit (`ulimit -v`, read from /proc/self/limits) leaves room to start
+/// the threads of `workers` workers: the kernels' pool of `workers` threads and `workers - 1`
+/// helpers. `Err` says why not and about how many workers would fit. Without a limit (or on a
+/// system without /proc) there is always room. A thread that cannot get the memory to register its
+/// destructors ends the process (glibc: "failed to register TLS destructor"), so the room is
+/// checked before any is started, and each registers them as it starts (`settle_thread`).
+pub fn room_for_workers(workers: usize) -> Result<(), String> {
+    let Some(limit) = address_space_limit() else {
+        return Ok(());
+    };
+    let used = address_space_used().unwrap_or(0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let need = |workers: u64| {
+        let threads = (2 * workers).saturating_sub(1);
+        threads * (THREAD_STACK as u64 + (64 << 10)) + threads.min(ARENAS_PER_CORE * cores) * ARENA
+    };
+    let room = limit.saturating_sub(used);
+    if need(workers as u64) <= room {
+        return Ok(());
+    }
+    let fit = (1..workers as u64)
+        .rev()
+        .find(|&n| need(n) <= room)
+        .unwrap_or(1);
+    Err(format!(
+        "the address-space limit (ulimit -v: {} MiB, {} MiB of it in use) leaves room for about {fit}",
+        limit >> 20,
+        used >> 20
+    ))
+}
+
+/// The soft `RLIMIT_AS` in bytes, if there is one.
+fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    line.get("Max address space".len()..)?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// This process's address space in bytes (`VmSize`).
+fn address_space_used() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
+    let kib: u64 = line
+        .get("VmSize:".len()..)?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kib << 10)
+}
+
+thread_local! {
+    /// Touched by `settle_thread`: any thread-local with a destructor makes the thread register them.
+    static SETTLED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Registers this thread's thread-local destructors now, at its start, while the room checked by
+/// `room_for_workers` is there (see there).
+pub fn settle_thread() {
+    SETTLED.with(|s| drop(s.borrow()));
+}
+
 impl Helpers {
-    /// Starts `threads` helper threads.
+    /// Starts `threads` helper threads. If one cannot start, those started are stopped and waited
+    /// for before the error returns: a failed start leaves no thread behind.
     pub fn new(threads: usize) -> std::io::Result<Self> {
         let shared = Arc::new(Shared {
             offered: AtomicU64::new(0),
@@ -219,11 +299,27 @@ impl Helpers {
             wake: Condvar::new(),
         });
         let helpers = Helpers { shared, threads };
+        let mut started = Vec::new();
         for k in 0..threads {
             let shared = helpers.shared.clone();
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("rapideval-rows-{k}"))
-                .spawn(move || shared.serve())?;
+                .stack_size(THREAD_STACK)
+                .spawn(move || {
+                    settle_thread();
+                    shared.serve()
+                });
+            match spawned {
+                Ok(handle) => started.push(handle),
+                Err(e) => {
+                    // Dropping the helpers stops them (see `Drop`).
+                    drop(helpers);
+                    for handle in started {
+                        let _ = handle.join();
+                    }
+                    return Err(e);
+                }
+            }
         }
         Ok(helpers)
     }

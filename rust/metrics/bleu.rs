@@ -172,7 +172,11 @@ impl Totals {
         }
     }
 
-    fn add<T: Token, R: AsRef<[T]>>(&mut self, ngrams: &mut Ngrams, s: &Segment<'_, T, R>) {
+    fn add<T: Token, R: AsRef<[T]>>(
+        &mut self,
+        ngrams: &mut Ngrams,
+        s: &Segment<'_, T, R>,
+    ) -> Result<()> {
         let max_order = self.numerators.len();
         ngrams.clipped_counts(s.references, s.hypothesis, max_order, |n, a, b| {
             if let (Some(num), Some(den)) = (
@@ -182,10 +186,11 @@ impl Totals {
                 *num += a;
                 *den += b;
             }
-        });
+        })?;
         let hyp_len = s.hypothesis.len();
         self.hyp_len += hyp_len as u64;
         self.ref_len += closest_ref_length(s.references, hyp_len) as u64;
+        Ok(())
     }
 
     fn merge(mut self, other: Totals) -> Totals {
@@ -241,17 +246,18 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
     let count = |s: &Segment<'_, T, R>| {
         with_ngrams(|ngrams| {
             let mut t = Totals::new(max_order);
-            t.add(ngrams, s);
-            t
+            t.add(ngrams, s).map(|()| t)
         })
     };
     let totals = match segments {
         // A sentence: no list of one.
-        [s] => count(s),
+        [s] => count(s)?,
         // Integer sums: the order they are added in cannot change them.
         _ => parallel::map(segments, 16, count)
             .into_iter()
-            .fold(Totals::new(max_order), Totals::merge),
+            .try_fold(Totals::new(max_order), |sum, t| {
+                Ok::<_, Error>(sum.merge(t?))
+            })?,
     };
     let last = segments.last();
     let mut last_fivegram = (0, 1);
@@ -262,7 +268,7 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
                     last_fivegram = (a, b);
                 }
             })
-        });
+        })?;
     }
     Ok(CorpusStats {
         numerators: totals.numerators,

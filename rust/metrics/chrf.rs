@@ -22,7 +22,7 @@
 
 use ahash::RandomState;
 
-use crate::error::{Error, Result};
+use crate::error::{refill, room, Error, Result};
 use crate::metrics::ngrams::MAX_ORDER;
 use crate::metrics::no_reference;
 use crate::parallel;
@@ -262,25 +262,26 @@ impl Packed {
 }
 
 /// The steps for ids too wide to pack: suffixes sorted as slices.
-fn sliced_steps(hyp: &[u32], reference: &[u32], order: usize) -> Vec<Step> {
-    let mut items: Vec<(&[u32], i32)> = Vec::with_capacity(hyp.len() + reference.len());
+fn sliced_steps(hyp: &[u32], reference: &[u32], order: usize) -> Result<Vec<Step>> {
+    let mut items: Vec<(&[u32], i32)> = Vec::new();
+    room(&mut items, hyp.len() + reference.len(), "the suffixes")?;
+    let mut steps = Vec::new();
+    room(&mut steps, hyp.len() + reference.len(), "the suffixes")?;
     for (ids, side) in [(hyp, 0), (reference, -1)] {
         items.extend((0..ids.len()).map(|i| (&ids[i..ids.len().min(i + order)], side)));
     }
     items.sort_unstable();
     let mut prev: &[u32] = &[];
-    items
-        .iter()
-        .map(|&(s, side)| {
-            let common = prev.iter().zip(s).take_while(|(a, b)| a == b).count();
-            prev = s;
-            Step {
-                common: common as i32,
-                len: s.len() as i32,
-                side,
-            }
-        })
-        .collect()
+    steps.extend(items.iter().map(|&(s, side)| {
+        let common = prev.iter().zip(s).take_while(|(a, b)| a == b).count();
+        prev = s;
+        Step {
+            common: common as i32,
+            len: s.len() as i32,
+            side,
+        }
+    }));
+    Ok(steps)
 }
 
 /// N-grams are counted in a table, rather than sorted, when every n-gram of the highest order has
@@ -288,14 +289,15 @@ fn sliced_steps(hyp: &[u32], reference: &[u32], order: usize) -> Vec<Step> {
 const DENSE_KEYS: usize = 1 << 12;
 
 /// Matching n-grams of orders 1..=order between `seqs[0]` (the hypothesis) and each later sequence
-/// (ids from 1 to `widest`), appended to `out` reference by reference.
+/// (ids from 1 to `widest`), appended to `out` reference by reference. Every buffer sized by the
+/// sequences gets its room first: a segment too large for the memory at hand is an error.
 fn order_matches(
     seqs: &[Vec<u32>],
     widest: u32,
     order: usize,
     counting: &mut Counting,
     out: &mut Vec<u64>,
-) {
+) -> Result<()> {
     let Counting {
         keys,
         counts,
@@ -304,8 +306,9 @@ fn order_matches(
     } = counting;
     out.clear();
     let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
-        return;
+        return Ok(());
     };
+    room(out, refs.len().saturating_mul(order), "the matches")?;
     let base = widest as usize + 1;
     if let Some(space) = base.checked_pow(order as u32).filter(|&s| s <= DENSE_KEYS) {
         // The table is all zeros between uses: each use puts back the entries it changed.
@@ -336,30 +339,40 @@ fn order_matches(
                 }
             });
         }
-        return;
+        return Ok(());
     }
     let Some(packed) = Packed::new(widest, order) else {
         for reference in refs {
-            overlap(sliced_steps(hyp, reference, order).into_iter(), order, out);
+            overlap(sliced_steps(hyp, reference, order)?.into_iter(), order, out);
         }
-        return;
+        return Ok(());
     };
     let [hyp_keys, ref_keys, rest] = keys;
-    hyp_keys.clear();
+    let longest = refs.iter().map(Vec::len).max().unwrap_or(0);
+    let sizes = [hyp.len(), longest, hyp.len() + longest];
+    for (buffer, len) in [&mut *hyp_keys, &mut *ref_keys, &mut *rest]
+        .into_iter()
+        .zip(sizes)
+    {
+        buffer.clear();
+        room(buffer, len, "the suffix keys")?;
+    }
     packed.push_keys(hyp, 0, hyp_keys);
     for (k, reference) in refs.iter().enumerate() {
         let paired_off = reference.len() <= MAX_PAIRED_LEN && !identical.backoff.skip(k);
         if paired_off {
             ref_keys.clear();
             packed.push_keys(reference, 1, ref_keys);
-            identical.pair_off(hyp_keys, ref_keys, order, rest, k);
+            identical.pair_off(hyp_keys, ref_keys, order, rest, k)?;
         } else {
             rest.clear();
             rest.extend_from_slice(hyp_keys);
             packed.push_keys(reference, 1, rest);
         }
-        let order_one = (order > 1 && identical.shares_little(k))
-            .then(|| bigrams.keep_shared(&packed, widest, rest));
+        let order_one = match order > 1 && identical.shares_little(k) {
+            true => Some(bigrams.keep_shared(&packed, widest, rest)?),
+            false => None,
+        };
         rest.sort_unstable();
         let first = out.len();
         overlap(packed.steps(rest), order, out);
@@ -373,6 +386,7 @@ fn order_matches(
             }
         }
     }
+    Ok(())
 }
 
 /// Buffers for counting n-gram matches.
@@ -403,7 +417,7 @@ struct SharedBigrams {
 impl SharedBigrams {
     /// Keeps the keys (side bit 0 or 1) of suffixes of length 2 or more whose first two symbols
     /// the other side has; returns the matches of order 1 among all of them (ids up to `widest`).
-    fn keep_shared(&mut self, packed: &Packed, widest: u32, keys: &mut Vec<u64>) -> u64 {
+    fn keep_shared(&mut self, packed: &Packed, widest: u32, keys: &mut Vec<u64>) -> Result<u64> {
         let size = (16 * keys.len()).next_power_of_two().max(64);
         let shift = u64::BITS - size.trailing_zeros();
         let first_of = |key: u64| (key >> (u64::BITS - packed.bits)) as usize;
@@ -412,8 +426,7 @@ impl SharedBigrams {
             (bigram.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
         };
         for (present, firsts) in self.present.iter_mut().zip(&mut self.firsts) {
-            present.clear();
-            present.resize(size / 64, 0);
+            refill(present, size / 64, 0, "the shared bigrams")?;
             firsts.clear();
             firsts.resize(widest as usize + 1, 0);
         }
@@ -451,7 +464,7 @@ impl SharedBigrams {
             end += usize::from(shared & (packed.len_of(key) > 1));
         }
         keys.truncate(end);
-        order_one
+        Ok(order_one)
     }
 }
 
@@ -538,10 +551,10 @@ impl IdenticalSuffixes {
         order: usize,
         rest: &mut Vec<u64>,
         reference: usize,
-    ) {
+    ) -> Result<()> {
         // At most a quarter of the slots used: most probes end at the first slot.
         let size = (4 * ref_keys.len()).next_power_of_two().max(16);
-        let stamp = next_stamp(&mut self.slots, &mut self.stamp, size);
+        let stamp = next_stamp(&mut self.slots, &mut self.stamp, size)?;
         // The product's top bits depend on every bit of the key.
         let shift = u64::BITS - size.trailing_zeros();
         let home = |key: u64| (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
@@ -627,6 +640,7 @@ impl IdenticalSuffixes {
         if let Some(little) = self.little_shared.get_mut(reference) {
             *little = 20 * pairs < suffixes;
         }
+        Ok(())
     }
 }
 
@@ -650,13 +664,20 @@ fn for_each_digit_key(seq: &[u32], order: usize, base: usize, mut f: impl FnMut(
 /// `equal[i + k] >> k`, k < n. Each hypothesis n-gram takes the first of them not yet taken: that
 /// makes `min(hyp count, ref count)` pairs per n-gram, since the n-grams equal to one are the same
 /// positions for each of its occurrences, and those of different n-grams are disjoint.
-fn masked_matches(seqs: &[Vec<u64>], order: usize, equal: &mut Vec<u64>, out: &mut Vec<u64>) {
+fn masked_matches(
+    seqs: &[Vec<u64>],
+    order: usize,
+    equal: &mut Vec<u64>,
+    out: &mut Vec<u64>,
+) -> Result<()> {
     out.clear();
     let Some((hyp, refs)) = seqs.split_first().filter(|_| order > 0) else {
-        return;
+        return Ok(());
     };
+    room(out, refs.len().saturating_mul(order), "the matches")?;
     for reference in refs {
         equal.clear();
+        room(equal, hyp.len(), "the word matches")?;
         equal.extend(hyp.iter().map(|&h| {
             reference
                 .iter()
@@ -678,22 +699,25 @@ fn masked_matches(seqs: &[Vec<u64>], order: usize, equal: &mut Vec<u64>, out: &m
             out.push(matches);
         }
     }
+    Ok(())
 }
 
 /// Word ids from 1 in the order of the words' keys, for [`order_matches`]; returns the widest id.
-fn renumber_words(words: &[Vec<u64>], keys: &mut Vec<u64>, ids: &mut Vec<Vec<u32>>) -> u32 {
+fn renumber_words(words: &[Vec<u64>], keys: &mut Vec<u64>, ids: &mut Vec<Vec<u32>>) -> Result<u32> {
     keys.clear();
+    room(keys, words.iter().map(Vec::len).sum(), "the word keys")?;
     keys.extend(words.iter().flatten());
     keys.sort_unstable();
     keys.dedup();
     reset(ids, words.len());
     for (line, line_ids) in words.iter().zip(ids.iter_mut()) {
+        room(line_ids, line.len(), "the word ids")?;
         line_ids.extend(
             line.iter()
                 .map(|k| keys.binary_search(k).map_or(0, |rank| rank as u32 + 1)),
         );
     }
-    keys.len() as u32
+    Ok(keys.len() as u32)
 }
 
 /// Renumber the ids of non-ASCII characters (code point + 1 > 128) to 129, 130, ... in code point
@@ -819,12 +843,13 @@ struct Slot {
 
 impl LongWords {
     /// Empty the table, sized for at most `words` distinct words (at most half the slots used).
-    fn reset(&mut self, words: usize) {
+    fn reset(&mut self, words: usize) -> Result<()> {
         let size = (2 * words + 2).next_power_of_two();
-        next_stamp(&mut self.slots, &mut self.stamp, size);
+        next_stamp(&mut self.slots, &mut self.stamp, size)?;
         self.mask = size - 1;
         self.bytes.clear();
         self.long.clear();
+        Ok(())
     }
 
     /// The key of a word, equal for equal words only: its [`short_key`] (its bytes and length)
@@ -870,15 +895,14 @@ impl LongWords {
 /// Empties a table whose slots are in use only while their stamp is the table's: moves to a new
 /// stamp (rewriting every slot only when the stamps run out) with at least `size` slots, and
 /// returns it.
-fn next_stamp<T: Clone + Default>(slots: &mut Vec<T>, stamp: &mut u32, size: usize) -> u32 {
+fn next_stamp<T: Clone + Default>(slots: &mut Vec<T>, stamp: &mut u32, size: usize) -> Result<u32> {
     if slots.len() < size || *stamp == u32::MAX {
         let len = size.max(slots.len());
-        slots.clear();
-        slots.resize(len, T::default());
+        refill(slots, len, T::default(), "a hash table")?;
         *stamp = 0;
     }
     *stamp += 1;
-    *stamp
+    Ok(*stamp)
 }
 
 /// Empty `n` reusable rows.
@@ -926,12 +950,12 @@ pub fn segment_stats_with<'s>(
     reset(&mut scratch.chars, n_lines);
     reset(&mut scratch.words, n_lines);
     if cfg.word_order > 0 {
-        // Words are disjoint and non-empty: at most one per byte.
-        scratch
-            .long_words
-            .reset((0..n_lines).map(|k| line(k).len()).sum());
+        // A long word has 8 bytes or more.
+        let bytes: usize = (0..n_lines).map(|k| line(k).len()).sum();
+        scratch.long_words.reset(bytes / 8)?;
     }
     let mut all_ascii = true;
+    let mut words_short = false;
     for (k, (chars, words)) in scratch
         .chars
         .iter_mut()
@@ -942,8 +966,20 @@ pub fn segment_stats_with<'s>(
         let text = line(k);
         let ascii = text.is_ascii();
         all_ascii &= ascii;
+        // A character takes a byte or more. Words take room as they come (prose has about one per
+        // six bytes), marking the segment too large where there is none.
+        room(chars, text.len(), "the characters")?;
         let long_words = &mut scratch.long_words;
-        let mut word = |w| for_each_token(w, |t| words.push(long_words.key(t)));
+        let mut word = |w| {
+            for_each_token(w, |t| {
+                if words.len() == words.capacity() && room(words, words.len().max(64), "").is_err()
+                {
+                    words_short = true;
+                    return;
+                }
+                words.push(long_words.key(t));
+            })
+        };
         if ascii {
             scan_ascii(text, cfg.whitespace, chars, cfg.word_order > 0, word);
         } else {
@@ -957,6 +993,11 @@ pub fn segment_stats_with<'s>(
         }
     }
     scratch.lowered = lowered;
+    if words_short {
+        return Err(Error::Memory(
+            "cannot allocate the words (not enough memory)".to_string(),
+        ));
+    }
     let (chars, words) = (&mut scratch.chars[..n_lines], &scratch.words[..n_lines]);
     let widest = if all_ascii {
         128
@@ -969,23 +1010,23 @@ pub fn segment_stats_with<'s>(
         cfg.char_order,
         &mut scratch.counting,
         &mut scratch.char_matches,
-    );
+    )?;
     if words.iter().skip(1).all(|w| w.len() <= 64) {
         masked_matches(
             words,
             cfg.word_order,
             &mut scratch.equal,
             &mut scratch.word_matches,
-        );
+        )?;
     } else {
-        let widest = renumber_words(words, &mut scratch.word_keys, &mut scratch.word_ids);
+        let widest = renumber_words(words, &mut scratch.word_keys, &mut scratch.word_ids)?;
         order_matches(
             &scratch.word_ids[..n_lines],
             widest,
             cfg.word_order,
             &mut scratch.counting,
             &mut scratch.word_matches,
-        );
+        )?;
     }
 
     let mut best_f = -1.0;
@@ -1067,7 +1108,10 @@ pub fn corpus_chrf<'a, R: AsRef<[&'a str]> + Sync>(
         Scratch::default,
         |scratch, h, r| segment_stats_with(cfg, scratch, h, r.as_ref()),
     )
-    .map_err(|(row, e)| Error::InvalidValue(format!("row {row}: {e}")))?;
+    .map_err(|(row, e)| match e {
+        Error::Memory(m) => Error::Memory(format!("row {row}: {m}")),
+        e => Error::InvalidValue(format!("row {row}: {e}")),
+    })?;
     Ok((f_score(cfg, &total), total))
 }
 
@@ -1102,7 +1146,7 @@ mod tests {
     }
 
     #[test]
-    fn packed_and_sliced_counts_match_naive_counts() {
+    fn packed_and_sliced_counts_match_naive_counts() -> Result<()> {
         let mut seed = 7u64;
         let mut next = |m: u64| {
             seed = seed
@@ -1129,30 +1173,31 @@ mod tests {
                 let mut out = Vec::new();
                 // Suffixes paired off before sorting, and all of them sorted.
                 let mut pairing = Counting::default();
-                order_matches(&seqs, widest, order, &mut pairing, &mut out);
+                order_matches(&seqs, widest, order, &mut pairing, &mut out)?;
                 assert_eq!(out, expected);
                 let mut sorting = Counting::default();
                 sorting.identical.backoff.skips = vec![(u32::MAX, 0)];
-                order_matches(&seqs, widest, order, &mut sorting, &mut out);
+                order_matches(&seqs, widest, order, &mut sorting, &mut out)?;
                 assert_eq!(out, expected);
                 if reference.len() <= 64 {
                     let keys = seqs.map(|ids| ids.iter().map(|&id| u64::from(id)).collect());
-                    masked_matches(&keys, order, &mut Vec::new(), &mut out);
+                    masked_matches(&keys, order, &mut Vec::new(), &mut out)?;
                     assert_eq!(out, expected);
                 }
                 out.clear();
                 overlap(
-                    sliced_steps(&hyp, &reference, order).into_iter(),
+                    sliced_steps(&hyp, &reference, order)?.into_iter(),
                     order,
                     &mut out,
                 );
                 assert_eq!(out, expected);
             }
         }
+        Ok(())
     }
 
     #[test]
-    fn word_keys_and_renumbered_ids_are_equal_exactly_for_equal_words() {
+    fn word_keys_and_renumbered_ids_are_equal_exactly_for_equal_words() -> Result<()> {
         let words = [
             "a",
             "ab",
@@ -1164,10 +1209,10 @@ mod tests {
             "abcdefgh\0",
         ];
         let mut long_words = LongWords::default();
-        long_words.reset(64);
+        long_words.reset(64)?;
         let keys: Vec<u64> = words.iter().map(|w| long_words.key(w)).collect();
         let mut ids = Vec::new();
-        let widest = renumber_words(std::slice::from_ref(&keys), &mut Vec::new(), &mut ids);
+        let widest = renumber_words(std::slice::from_ref(&keys), &mut Vec::new(), &mut ids)?;
         assert_eq!(widest, 7);
         for (a, (ka, ia)) in words.iter().zip(keys.iter().zip(&ids[0])) {
             assert!(*ia >= 1 && *ia <= widest);
@@ -1176,6 +1221,7 @@ mod tests {
                 assert_eq!(a == b, ia == ib, "{a:?} {b:?}");
             }
         }
+        Ok(())
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::bleu::Segment;
 use super::ngrams::{with_ngrams, Ngrams, Token, ABSENT};
 use super::pynum::count_ratio;
 pub use super::pynum::{PyExc, Raised};
-use crate::error::{Error, Result};
+use crate::error::{room, Error, Result};
 use crate::parallel;
 use crate::text::Tokenizer;
 
@@ -78,7 +78,7 @@ impl GramCounts {
         seq: &[u32],
         min_len: i64,
         max_len: i64,
-        mut id: impl FnMut(u32, u32) -> u32,
+        mut id: impl FnMut(u32, u32) -> std::result::Result<u32, Raised>,
     ) -> std::result::Result<(), Raised> {
         for window in everygram_windows(seq, max_len)? {
             let h = window.len();
@@ -87,7 +87,7 @@ impl GramCounts {
                 if j == 1 {
                     gram = window[0];
                 } else if j > 1 {
-                    gram = id(gram, window[j - 1]);
+                    gram = id(gram, window[j - 1])?;
                 }
                 let m = multiplicity(j, h, min_len);
                 if m == 0 {
@@ -99,6 +99,8 @@ impl GramCounts {
                 } else if gram != ABSENT {
                     let i = gram as usize;
                     if i >= self.by_id.len() {
+                        let more = i + 1 - self.by_id.len();
+                        room(&mut self.by_id, more, "the n-gram counts")?;
                         self.by_id.resize(i + 1, 0);
                     }
                     self.by_id[i] += m;
@@ -131,7 +133,7 @@ fn segment_counts<T: Token, R: AsRef<[T]>>(
 ) -> std::result::Result<Option<(u128, u128)>, Raised> {
     let per_reference = match (usize::try_from(min_len), usize::try_from(max_len)) {
         (Ok(min_len), Ok(max_len)) if min_len >= 1 => {
-            plain_counts(ngrams, references, hypothesis, min_len, max_len)
+            plain_counts(ngrams, references, hypothesis, min_len, max_len)?
         }
         _ => everygram_counts(ngrams, references, hypothesis, min_len, max_len)?,
     };
@@ -155,7 +157,7 @@ fn plain_counts<T: Token, R: AsRef<[T]>>(
     hypothesis: &[T],
     min_len: usize,
     max_len: usize,
-) -> Vec<(u128, u128)> {
+) -> Result<Vec<(u128, u128)>> {
     // Σ over n in min_len..=min(max_len, len) of (len - n + 1).
     let grams = |len: usize| -> u128 {
         let (a, b) = (min_len as u128, max_len.min(len) as u128);
@@ -168,10 +170,10 @@ fn plain_counts<T: Token, R: AsRef<[T]>>(
     let top = max_len.min(hypothesis.len());
     let mut matches = vec![0u128; references.len()];
     if top >= min_len {
-        ngrams.start(references, hypothesis, hypothesis.len() * (top - 1));
+        ngrams.start(references, hypothesis, hypothesis.len() * (top - 1))?;
         for n in 1..=top {
             if n > 1 {
-                ngrams.advance();
+                ngrams.advance()?;
             }
             if n >= min_len {
                 ngrams.add_matches(&mut matches);
@@ -179,11 +181,11 @@ fn plain_counts<T: Token, R: AsRef<[T]>>(
         }
     }
     let hyp_grams = grams(hypothesis.len());
-    references
+    Ok(references
         .iter()
         .zip(matches)
         .map(|(r, tp)| (tp, hyp_grams.max(grams(r.as_ref().len()))))
-        .collect()
+        .collect())
 }
 
 /// `plain_counts` for any `min_len` and `max_len`, following `everygrams` literally.
@@ -194,15 +196,23 @@ fn everygram_counts<T: Token, R: AsRef<[T]>>(
     min_len: i64,
     max_len: i64,
 ) -> std::result::Result<Vec<(u128, u128)>, Raised> {
-    ngrams.start(references, hypothesis, hypothesis.len() * 3);
-    let hyp_tokens = ngrams.hyp_tokens().to_vec();
+    ngrams.start(references, hypothesis, hypothesis.len() * 3)?;
+    let mut hyp_tokens = Vec::new();
+    room(
+        &mut hyp_tokens,
+        hypothesis.len(),
+        "the hypothesis' token ids",
+    )?;
+    hyp_tokens.extend_from_slice(ngrams.hyp_tokens());
     let mut hyp = GramCounts::default();
-    hyp.count(&hyp_tokens, min_len, max_len, |p, t| ngrams.insert(p, t))?;
+    hyp.count(&hyp_tokens, min_len, max_len, |p, t| {
+        Ok(ngrams.insert(p, t)?)
+    })?;
     (0..ngrams.references())
         .map(|r| {
             let mut counts = GramCounts::default();
             let tokens = ngrams.ref_tokens(r);
-            counts.count(tokens, min_len, max_len, |p, t| ngrams.get(p, t))?;
+            counts.count(tokens, min_len, max_len, |p, t| Ok(ngrams.get(p, t)))?;
             Ok((hyp.overlap(&counts), hyp.total.max(counts.total)))
         })
         .collect()

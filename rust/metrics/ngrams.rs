@@ -13,6 +13,7 @@
 use std::cell::RefCell;
 use std::hash::Hash;
 
+use crate::error::{refill, room, Result};
 use crate::text::{long_key, short_key};
 
 /// Id of a reference token or n-gram that the hypothesis does not contain.
@@ -23,6 +24,11 @@ const FREE: u32 = u32::MAX;
 
 /// Buffers above this many elements are freed after use rather than kept for the next segment.
 const KEEP: usize = 1 << 16;
+
+/// Hypotheses of up to this many tokens get a token table with room for all of them at once; a
+/// longer one's table starts at this size and grows with its vocabulary (a 15-million-token text of
+/// 50,000 distinct words needs 4 MiB, not 1 GiB).
+const TOKENS_AT_ONCE: usize = 1 << 16;
 
 /// The largest dense (prefix, token) table: clearing it must stay cheaper than hashing.
 const DENSE_CELLS: usize = 4096;
@@ -101,10 +107,11 @@ pub const MAX_ORDER: usize = 1000;
 pub trait Token: Sized {
     /// Numbers the tokens of a hypothesis and its references into `out`.
     fn number<'a>(
-        references: impl Iterator<Item = &'a [Self]>,
+        references: impl Iterator<Item = &'a [Self]> + Clone,
         hypothesis: &[Self],
         out: &mut Numbering,
-    ) where
+    ) -> Result<()>
+    where
         Self: 'a;
 
     /// The list as the ids of a numbered segment (`Id`), if it is one.
@@ -139,11 +146,15 @@ impl HashToken for String {
 }
 
 impl<T: HashToken> Token for T {
-    fn number<'a>(references: impl Iterator<Item = &'a [T]>, hypothesis: &[T], out: &mut Numbering)
+    fn number<'a>(
+        references: impl Iterator<Item = &'a [T]> + Clone,
+        hypothesis: &[T],
+        out: &mut Numbering,
+    ) -> Result<()>
     where
         T: 'a,
     {
-        out.hash(references, hypothesis);
+        out.hash(references, hypothesis)
     }
 }
 
@@ -159,11 +170,11 @@ impl Token for Id {
     }
 
     fn number<'a>(
-        references: impl Iterator<Item = &'a [Id]>,
+        references: impl Iterator<Item = &'a [Id]> + Clone,
         hypothesis: &[Id],
         out: &mut Numbering,
-    ) {
-        out.hyp.clear();
+    ) -> Result<()> {
+        out.reserve(references.clone(), hypothesis.len())?;
         out.hyp.extend(hypothesis.iter().map(|id| id.0));
         out.vocabulary = out
             .hyp
@@ -183,6 +194,7 @@ impl Token for Id {
             );
         }
         out.ref_starts.push(out.refs.len());
+        Ok(())
     }
 }
 
@@ -215,12 +227,45 @@ const FREE_TOKEN: TokenSlot = TokenSlot {
 
 impl TokenTable {
     /// Empties the table for a hypothesis of `hyp_len` tokens.
-    pub fn start(&mut self, hyp_len: usize) {
+    pub fn start(&mut self, hyp_len: usize) -> Result<()> {
         // Load 1/4 or below: a probe rarely continues, so its loop exit is predictable.
-        self.bits = table_bits(2 * hyp_len);
-        self.slots.clear();
-        self.slots.resize(1 << self.bits, FREE_TOKEN);
+        self.bits = table_bits(2 * hyp_len.min(TOKENS_AT_ONCE));
         self.vocabulary = 0;
+        refill(
+            &mut self.slots,
+            1 << self.bits,
+            FREE_TOKEN,
+            "the token table",
+        )
+    }
+
+    /// Makes room for the next new hypothesis token: called after each `hyp_id`, it doubles the
+    /// table when its load passes 1/4 (never for a hypothesis of up to `TOKENS_AT_ONCE` tokens).
+    #[inline(always)]
+    pub fn make_room(&mut self) -> Result<()> {
+        if 4 * (self.vocabulary as usize + 1) <= self.slots.len() {
+            return Ok(());
+        }
+        let mut slots = Vec::new();
+        refill(
+            &mut slots,
+            2 * self.slots.len(),
+            FREE_TOKEN,
+            "the token table",
+        )?;
+        let old = std::mem::replace(&mut self.slots, slots);
+        self.bits += 1;
+        let mask = self.slots.len() - 1;
+        for entry in old.into_iter().filter(|e| e.id != FREE) {
+            let mut slot = slot_of(entry.key, self.bits);
+            while self.slots.get(slot).is_some_and(|s| s.id != FREE) {
+                slot = (slot + 1) & mask;
+            }
+            if let Some(s) = self.slots.get_mut(slot) {
+                *s = entry;
+            }
+        }
+        Ok(())
     }
 
     /// The number of distinct hypothesis tokens so far.
@@ -301,24 +346,43 @@ pub struct Numbering {
 }
 
 impl Numbering {
+    /// Empties the lists, with room for a segment of these references and a hypothesis of
+    /// `hyp_len` tokens (an error if there is not the memory for them).
+    fn reserve<'a, T: 'a>(
+        &mut self,
+        references: impl Iterator<Item = &'a [T]>,
+        hyp_len: usize,
+    ) -> Result<()> {
+        self.hyp.clear();
+        self.refs.clear();
+        self.ref_starts.clear();
+        let (mut count, mut tokens) = (1usize, 0usize);
+        for reference in references {
+            count += 1;
+            tokens = tokens.saturating_add(reference.len());
+        }
+        room(&mut self.hyp, hyp_len, "the hypothesis' token ids")?;
+        room(&mut self.refs, tokens, "the references' token ids")?;
+        room(&mut self.ref_starts, count, "the references' starts")
+    }
+
     /// Numbers the tokens through a hash table of the hypothesis' tokens.
     fn hash<'a, T: HashToken + 'a>(
         &mut self,
-        references: impl Iterator<Item = &'a [T]>,
+        references: impl Iterator<Item = &'a [T]> + Clone,
         hypothesis: &[T],
-    ) {
+    ) -> Result<()> {
+        self.reserve(references.clone(), hypothesis.len())?;
         let table = &mut self.table;
-        table.start(hypothesis.len());
+        table.start(hypothesis.len())?;
         let same = |p: u32, token: &T| hypothesis.get(p as usize) == Some(token);
-        self.hyp.clear();
         for (i, token) in hypothesis.iter().enumerate() {
             let key = table.key_of(token);
             self.hyp
                 .push(table.hyp_id(i as u32, key, |p| same(p, token)).0);
+            table.make_room()?;
         }
         self.vocabulary = table.vocabulary();
-        self.refs.clear();
-        self.ref_starts.clear();
         for reference in references {
             self.ref_starts.push(self.refs.len());
             for token in reference {
@@ -327,6 +391,7 @@ impl Numbering {
             }
         }
         self.ref_starts.push(self.refs.len());
+        Ok(())
     }
 }
 
@@ -430,24 +495,49 @@ impl Ngrams {
         references: &[R],
         hypothesis: &[T],
         expected_grams: usize,
-    ) {
-        self.number(references, hypothesis);
-        self.start_numbered(expected_grams);
+    ) -> Result<()> {
+        self.number(references, hypothesis)?;
+        self.start_numbered(expected_grams)
     }
 
-    fn number<T: Token, R: AsRef<[T]>>(&mut self, references: &[R], hypothesis: &[T]) {
+    fn number<T: Token, R: AsRef<[T]>>(
+        &mut self,
+        references: &[R],
+        hypothesis: &[T],
+    ) -> Result<()> {
         T::number(
             references.iter().map(AsRef::as_ref),
             hypothesis,
             &mut self.numbering,
-        );
+        )
     }
 
-    /// `start` once the segment is numbered.
-    fn start_numbered(&mut self, expected_grams: usize) {
+    /// `start` once the segment is numbered. Every buffer a segment fills gets its room here, so
+    /// that a segment too large for the memory at hand is an error before any work, not an abort.
+    fn start_numbered(&mut self, expected_grams: usize) -> Result<()> {
         let numbering = &self.numbering;
-        self.hyp_counts.clear();
-        self.hyp_counts.resize(numbering.vocabulary as usize, 0);
+        let (hyp_len, refs_len) = (numbering.hyp.len(), numbering.refs.len());
+        refill(
+            &mut self.hyp_counts,
+            numbering.vocabulary as usize,
+            0,
+            "the n-gram counts",
+        )?;
+        // `advance` pushes a count per new n-gram, and `match_references` sizes these by this
+        // order's n-grams: never more than the hypothesis' tokens.
+        room(&mut self.hyp_counts, hyp_len, "the n-gram counts")?;
+        for (buffer, what) in [
+            (&mut self.best, "the n-gram matches"),
+            (&mut self.used, "the n-gram matches"),
+        ] {
+            buffer.clear();
+            room(buffer, hyp_len, what)?;
+        }
+        for (buffer, len) in [(&mut self.hyp, hyp_len), (&mut self.refs, refs_len)] {
+            buffer.clear();
+            room(buffer, len, "the n-gram ids")?;
+        }
+        room(&mut self.matches, numbering.ref_starts.len(), "the matches")?;
         for &id in &numbering.hyp {
             if let Some(c) = self.hyp_counts.get_mut(id as usize) {
                 *c += 1;
@@ -460,9 +550,10 @@ impl Ngrams {
         self.next_id = self.vocabulary;
         self.lo = 0;
         self.order = 1;
-        self.hyp.clone_from(&numbering.hyp);
-        self.refs.clone_from(&numbering.refs);
+        self.hyp.extend_from_slice(&numbering.hyp);
+        self.refs.extend_from_slice(&numbering.refs);
         self.match_references();
+        Ok(())
     }
 
     /// nltk `modified_precision(references, hypothesis, n)` for n = 1..=max_order, each as its raw
@@ -474,7 +565,7 @@ impl Ngrams {
         hypothesis: &[T],
         max_order: usize,
         mut each: impl FnMut(usize, u64, u64),
-    ) {
+    ) -> Result<()> {
         let longest = references
             .iter()
             .map(|r| r.as_ref().len())
@@ -485,7 +576,7 @@ impl Ngrams {
         let one_word = references.len() == 1 && words <= 1;
         if let (true, [reference]) = (one_word, references) {
             if let (Some(hyp), Some(reference)) = (T::ids(hypothesis), T::ids(reference.as_ref())) {
-                return clipped_in_one_word(
+                clipped_in_one_word(
                     &mut self.one_word,
                     hyp,
                     reference,
@@ -493,12 +584,13 @@ impl Ngrams {
                     max_order,
                     each,
                 );
+                return Ok(());
             }
         }
-        self.number(references, hypothesis);
+        self.number(references, hypothesis)?;
         if one_word {
             let numbering = &self.numbering;
-            return clipped_in_one_word(
+            clipped_in_one_word(
                 &mut self.one_word,
                 &numbering.hyp,
                 &numbering.refs,
@@ -506,29 +598,38 @@ impl Ngrams {
                 max_order,
                 each,
             );
+            return Ok(());
         }
         // Masks take (1 + references) * hypothesis length * words: many long references hash.
         let masks = (1 + references.len()) * hypothesis.len() * words;
         match words {
             _ if 2 * masks > KEEP => {}
-            0 | 1 => return self.clipped_by_masks::<1>(max_order, each),
-            2 => return self.clipped_by_masks::<2>(max_order, each),
+            0 | 1 => {
+                self.clipped_by_masks::<1>(max_order, each);
+                return Ok(());
+            }
+            2 => {
+                self.clipped_by_masks::<2>(max_order, each);
+                return Ok(());
+            }
             words if words <= MASK_WORDS => {
-                return self.clipped_by_masks::<MASK_WORDS>(max_order, each)
+                self.clipped_by_masks::<MASK_WORDS>(max_order, each);
+                return Ok(());
             }
             _ => {}
         }
-        self.start_numbered(hypothesis.len() * max_order.saturating_sub(1));
+        self.start_numbered(hypothesis.len() * max_order.saturating_sub(1))?;
         for n in 1..=max_order {
             if n > 1 {
-                self.advance();
+                self.advance()?;
             }
             if self.hyp.is_empty() {
                 no_matches(n, max_order, hypothesis.len(), each);
-                return;
+                return Ok(());
             }
             each(n, self.clipped_matches(), self.hyp.len() as u64);
         }
+        Ok(())
     }
 
     /// `clipped_counts` for a numbered segment whose lists have at most `64 * W` tokens, by
@@ -627,22 +728,22 @@ impl Ngrams {
     }
 
     /// Makes the hash table hold this segment's n-grams only, with room for `more` new ones.
-    fn reserve_grams(&mut self, more: usize) {
+    fn reserve_grams(&mut self, more: usize) -> Result<()> {
         if self.stale {
             // The table grows when needed: an estimate for long inputs must not allocate up front.
             let expected = self.expected_grams.min(KEEP / 2).max(more);
-            self.reset_grams(table_bits(expected));
+            self.reset_grams(table_bits(expected))?;
             self.stale = false;
         } else if 2 * (self.grams + more) > self.slots.len() {
-            self.grow(self.grams + more);
+            self.grow(self.grams + more)?;
         }
+        Ok(())
     }
 
-    fn reset_grams(&mut self, bits: u32) {
-        self.slots.clear();
-        self.slots.resize(1 << bits, FREE_SLOT);
+    fn reset_grams(&mut self, bits: u32) -> Result<()> {
         self.bits = bits;
         self.grams = 0;
+        refill(&mut self.slots, 1 << bits, FREE_SLOT, "the n-gram table")
     }
 
     /// The hypothesis' token ids.
@@ -667,15 +768,15 @@ impl Ngrams {
     }
 
     /// The id of `prefix + token` for the hypothesis, a new one for an n-gram not seen yet.
-    pub(crate) fn insert(&mut self, prefix: u32, token: u32) -> u32 {
-        self.reserve_grams(1);
+    pub(crate) fn insert(&mut self, prefix: u32, token: u32) -> Result<u32> {
+        self.reserve_grams(1)?;
         let new = self.next_id;
         let id = insert_slot(&mut self.slots, key(prefix, token), self.bits, new);
         if id == new {
             self.grams += 1;
             self.next_id += 1;
         }
-        id
+        Ok(id)
     }
 
     /// The id of `prefix + token` if the hypothesis has that n-gram, else `ABSENT`.
@@ -691,10 +792,14 @@ impl Ngrams {
         )
     }
 
-    /// Makes room for `grams` n-grams.
-    fn grow(&mut self, grams: usize) {
-        let old = std::mem::take(&mut self.slots);
-        self.reset_grams(table_bits(grams).max(self.bits + 1));
+    /// Makes room for `grams` n-grams (the table as it was if there is not the memory).
+    fn grow(&mut self, grams: usize) -> Result<()> {
+        let bits = table_bits(grams).max(self.bits + 1);
+        let mut slots = Vec::new();
+        refill(&mut slots, 1 << bits, FREE_SLOT, "the n-gram table")?;
+        let old = std::mem::replace(&mut self.slots, slots);
+        self.bits = bits;
+        self.grams = 0;
         let mask = self.slots.len() - 1;
         for s in old.into_iter().filter(|s| s.id != FREE) {
             let mut slot = slot_of(s.key, self.bits);
@@ -704,10 +809,11 @@ impl Ngrams {
             self.slots[slot] = s;
             self.grams += 1;
         }
+        Ok(())
     }
 
     /// Moves to the next order: the n-grams one token longer, and their matches.
-    pub(crate) fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) -> Result<()> {
         let n = self.order;
         self.order = n + 1;
         let lo = self.lo;
@@ -722,11 +828,22 @@ impl Ngrams {
             let p = prefix.checked_sub(lo)? as usize;
             (p < prefixes && (token as usize) < width).then_some(p * width + token as usize)
         };
+        // Room for the n-grams whose prefix some reference has: only those get an id. Counted
+        // first in a long hypothesis, whose table would otherwise be sized by its length.
+        let live = |hyp: &[u32], best: &[u32]| {
+            let live = |id: &&u32| {
+                best.get(id.wrapping_sub(lo) as usize)
+                    .is_some_and(|&b| b > 0)
+            };
+            hyp.iter().take(count).filter(live).count()
+        };
         if dense {
             self.dense.clear();
             self.dense.resize(prefixes * width, FREE);
+        } else if count > KEEP {
+            self.reserve_grams(live(&self.hyp, &self.best))?;
         } else {
-            self.reserve_grams(count);
+            self.reserve_grams(count)?;
         }
         let (bits, mask) = (self.bits, self.slots.len().wrapping_sub(1));
         self.hyp_counts.clear();
@@ -782,6 +899,7 @@ impl Ngrams {
             }
         }
         self.match_references();
+        Ok(())
     }
 
     /// Matches each reference's current-order n-grams against the hypothesis counts.

@@ -22,6 +22,8 @@ pub enum PyExc {
     ZeroDivision,
     Overflow,
     Value,
+    /// Not the reference's: a buffer sized by the input could not be allocated (`Error::Memory`).
+    Memory,
 }
 
 /// An exception the reference library raises for this input, with its exact message.
@@ -42,7 +44,19 @@ impl Raised {
 
 impl From<Raised> for Error {
     fn from(r: Raised) -> Error {
-        Error::Reference(r.message)
+        match r.exception {
+            PyExc::Memory => Error::Memory(r.message),
+            _ => Error::Reference(r.message),
+        }
+    }
+}
+
+impl From<Error> for Raised {
+    fn from(e: Error) -> Raised {
+        match e {
+            Error::Memory(m) => Raised::new(PyExc::Memory, m),
+            Error::InvalidValue(m) | Error::Reference(m) => Raised::new(PyExc::Value, m),
+        }
     }
 }
 

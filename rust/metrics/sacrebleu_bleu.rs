@@ -124,10 +124,13 @@ fn closest_ref_len(hyp_len: i64, ref_lens: &[i64]) -> i64 {
 pub fn segment_stats(cfg: &BleuConfig, hypothesis: &str, references: &[&str]) -> Result<Vec<i64>> {
     let order = cfg.max_ngram_order;
     let ref_lines: Vec<String> = references.iter().map(|r| cfg.preprocess(r)).collect();
-    let ref_tokens: Vec<Vec<&str>> = ref_lines.iter().map(|r| py_words(r)).collect();
+    let ref_tokens = ref_lines
+        .iter()
+        .map(|r| py_words(r))
+        .collect::<Result<Vec<Vec<&str>>>>()?;
     let ref_lens: Vec<i64> = ref_tokens.iter().map(|t| t.len() as i64).collect();
     let hyp_line = cfg.preprocess(hypothesis);
-    let hyp_tokens = py_words(&hyp_line);
+    let hyp_tokens = py_words(&hyp_line)?;
     let hyp_len = hyp_tokens.len() as i64;
     if references.is_empty() && hyp_len > 0 && order > 0 {
         return Err(no_reference());
@@ -139,7 +142,7 @@ pub fn segment_stats(cfg: &BleuConfig, hypothesis: &str, references: &[&str]) ->
                 *c = matches as i64;
             }
         })
-    });
+    })?;
     let mut stats = Vec::with_capacity(cfg.stats_len());
     stats.push(hyp_len);
     stats.push(closest_ref_len(hyp_len, &ref_lens));

@@ -6,8 +6,8 @@ use std::ffi::CString;
 
 use numpy::PyArray1;
 use pyo3::exceptions::{
-    PyAssertionError, PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyUserWarning,
-    PyValueError, PyZeroDivisionError,
+    PyAssertionError, PyIndexError, PyKeyError, PyMemoryError, PyOverflowError, PyTypeError,
+    PyUserWarning, PyValueError, PyZeroDivisionError,
 };
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -33,6 +33,7 @@ pub(super) fn raise(e: Raised) -> PyErr {
         PyExc::ZeroDivision => PyZeroDivisionError::new_err(e.message),
         PyExc::Overflow => PyOverflowError::new_err(e.message),
         PyExc::Value => PyValueError::new_err(e.message),
+        PyExc::Memory => PyMemoryError::new_err(e.message),
     }
 }
 
@@ -255,6 +256,13 @@ enum Bad {
     Invalid,
     /// A legacy string (Python < 3.12) whose characters are not in canonical form yet.
     NotReady,
+    /// The row's token table could not be allocated (`MemoryError`).
+    Memory,
+}
+
+/// The error of a row whose token table could not be allocated.
+fn row_memory_error(row: usize) -> PyErr {
+    PyMemoryError::new_err(format!("row {row}: cannot allocate the token table"))
 }
 
 /// Reads one token.
@@ -578,7 +586,9 @@ unsafe fn read_ids<R: Reader>(
             return Err((row, Bad::Invalid));
         };
         start = end;
-        table.start(hypothesis.len);
+        table
+            .start(hypothesis.len)
+            .map_err(|_| (row, Bad::Memory))?;
         // The hypothesis' tokens are numbered, the references' only looked up: a loop each.
         for i in 0..hypothesis.len {
             ahead.next();
@@ -586,6 +596,7 @@ unsafe fn read_ids<R: Reader>(
                 |t: &mut TokenTable, key, same: &dyn Fn(u32) -> bool| t.hyp_id(i as u32, key, same);
             let id = token_id::<R>(hypothesis.get(i), whole_objects, hypothesis, table, hyp_id);
             ids.push(id.map_err(|bad| (row, bad))?);
+            table.make_room().map_err(|_| (row, Bad::Memory))?;
         }
         for list in references {
             for i in 0..list.len {
@@ -625,7 +636,10 @@ impl TokenRows {
             }
             read = Self::read(responses, references, Shape::OneOrSeveral)?;
         }
-        read.or_else(|(row, _)| {
+        read.or_else(|(row, bad)| {
+            if bad == Bad::Memory {
+                return Err(row_memory_error(row));
+            }
             check_row(row, &responses.get_item(row)?, &references.get_item(row)?)?;
             Err(PyValueError::new_err(format!(
                 "row {row}: the tokens changed while they were read"
@@ -648,7 +662,10 @@ impl TokenRows {
         {
             return Ok(None);
         }
-        Ok(Self::read(hypotheses, list_of_references, Shape::Corpus)?.ok())
+        match Self::read(hypotheses, list_of_references, Shape::Corpus)? {
+            Err((row, Bad::Memory)) => Err(row_memory_error(row)),
+            read => Ok(read.ok()),
+        }
     }
 
     /// Reads every row of two lists (or tuples) of the same length; the first row that cannot be

@@ -8,6 +8,7 @@
 //! `KeyboardInterrupt` its handler raised; and a panic in it (a bug) becomes a `RuntimeError`, never
 //! PyO3's `PanicException` (sizes from the input are allocated fallibly: `Error::Memory`).
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::any::Any;
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -46,8 +47,81 @@ mod votes;
 /// the calling thread for its large buffers, while the helpers wait: measured, 800 page faults
 /// per 20,000-row ROUGE call, and 2 threads at 1.5-1.7x one thread on several metrics that reach
 /// 1.8-2.0x with mimalloc, which keeps freed pages in per-thread heaps for reuse.
+///
+/// Blocks of `LARGE` bytes or more (a long row's tables) go to the system allocator instead, whose
+/// `mmap`ed blocks go back to the system when freed: mimalloc keeps the arena it reserved for one
+/// for good, and its pages until a later allocation on that thread purges them (measured: 2.4 GB
+/// still resident after a 100 MB row's chrF, against its 0.5 GB before the row).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Allocator = Allocator;
+
+/// See `ALLOCATOR`. glibc `mmap`s every block from 32 MiB up (its largest dynamic threshold).
+const LARGE: usize = 32 << 20;
+
+struct Allocator;
+
+// SAFETY: each block is allocated, resized and freed by one of two allocators, chosen by its size,
+// which Rust passes unchanged to `dealloc` and `realloc` (the layout it was allocated with); a block
+// that changes sides on `realloc` is copied.
+unsafe impl GlobalAlloc for Allocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        match layout.size() >= LARGE {
+            true => System.alloc(layout),
+            false => mimalloc::MiMalloc.alloc(layout),
+        }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        match layout.size() >= LARGE {
+            true => System.alloc_zeroed(layout),
+            false => mimalloc::MiMalloc.alloc_zeroed(layout),
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        match layout.size() >= LARGE {
+            true => System.dealloc(ptr, layout),
+            false => mimalloc::MiMalloc.dealloc(ptr, layout),
+        }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        match (layout.size() >= LARGE, new_size >= LARGE) {
+            (true, true) => System.realloc(ptr, layout, new_size),
+            (false, false) => mimalloc::MiMalloc.realloc(ptr, layout, new_size),
+            _ => {
+                // SAFETY: the caller guarantees that `new_size`, rounded up to the alignment, does
+                // not overflow `isize`.
+                let new = Layout::from_size_align_unchecked(new_size, layout.align());
+                let moved = self.alloc(new);
+                if !moved.is_null() {
+                    std::ptr::copy_nonoverlapping(ptr, moved, layout.size().min(new_size));
+                    self.dealloc(ptr, layout);
+                }
+                moved
+            }
+        }
+    }
+}
+
+/// mimalloc's `mi_option_arena_reserve` (its position in `mi_option_e`, mimalloc.h v2; the crate
+/// names no constant for it): the address space an arena reserves at a time, in KiB.
+const ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
+
+/// 64 MiB arenas instead of mimalloc's 1 GiB: the reservation is address space, which `ulimit -v`
+/// counts; at 1 GiB it took most of a 3 GiB limit at import (measured: 1.2 GB of address space at
+/// import, 215 MB with 64 MiB arenas), leaving too little for a long row's tables. mimalloc grows its
+/// reservations as arenas accumulate, so large runs make as few mappings as before. A value set in
+/// the `MIMALLOC_ARENA_RESERVE` environment variable still wins (this is only the default).
+extern "C" fn arena_reserve_default() {
+    // SAFETY: sets a plain option value; mimalloc's options may be set before its initialisation.
+    unsafe { libmimalloc_sys::mi_option_set_default(ARENA_RESERVE, 64 * 1024) };
+}
+
+/// Run when the extension is loaded, before its first allocation (PyO3's module initialisation).
+#[used]
+#[unsafe(link_section = ".init_array")]
+static SET_ARENA_RESERVE: extern "C" fn() = arena_reserve_default;
 
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
@@ -185,20 +259,24 @@ fn lock_pools() -> PyResult<MutexGuard<'static, Vec<Pool>>> {
         .map_err(|_| PyValueError::new_err("thread pool lock poisoned"))
 }
 
+/// The pools of `threads` threads (0: one per core), or an error naming why they cannot start; a
+/// failed start leaves no thread behind (see `Helpers::new`, `start_kernels`).
 fn build_pool(threads: usize) -> PyResult<Pool> {
-    let start = |n: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map(Arc::new)
-            .map_err(|e| PyValueError::new_err(format!("cannot start {n} threads: {e}")))
+    let workers = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
     };
-    let kernels = start(threads)?;
-    let workers = kernels.current_num_threads();
+    let cannot = |e: &dyn std::fmt::Display| {
+        let count = match threads {
+            0 => format!("{workers} threads (one per core)"),
+            _ => format!("{workers} threads"),
+        };
+        PyValueError::new_err(format!("set_num_threads: cannot start {count}: {e}"))
+    };
+    parallel::room_for_workers(workers).map_err(|e| cannot(&e))?;
+    let kernels = start_kernels(workers).map_err(|e| cannot(&e))?;
     let helpers = if workers > 1 {
-        let helpers = Helpers::new(workers - 1).map_err(|e| {
-            PyValueError::new_err(format!("cannot start {} threads: {e}", workers - 1))
-        })?;
+        let helpers = Helpers::new(workers - 1).map_err(|e| cannot(&e))?;
         Some(Arc::new(helpers))
     } else {
         None
@@ -209,6 +287,32 @@ fn build_pool(threads: usize) -> PyResult<Pool> {
         kernels,
         helpers,
     })
+}
+
+/// The kernels' pool of `threads` threads, or the error of the first that could not start, once
+/// those started are gone (rayon stops them; they are waited for here).
+fn start_kernels(threads: usize) -> Result<Arc<ThreadPool>, rayon::ThreadPoolBuildError> {
+    let mut started = Vec::new();
+    let built = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .spawn_handler(|thread| {
+            let mut builder = std::thread::Builder::new().stack_size(parallel::THREAD_STACK);
+            if let Some(name) = thread.name() {
+                builder = builder.name(name.to_owned());
+            }
+            started.push(builder.spawn(move || {
+                parallel::settle_thread();
+                thread.run()
+            })?);
+            Ok(())
+        })
+        .build();
+    if built.is_err() {
+        for handle in started {
+            let _ = handle.join();
+        }
+    }
+    built.map(Arc::new)
 }
 
 /// The pools batch calls run on: the kernels' pool and the row helpers' pool. A forked child gets
@@ -749,7 +853,7 @@ pub(crate) fn to_numpy(py: Python<'_>, values: Vec<f64>) -> Bound<'_, PyArray1<f
     PyArray1::from_vec(py, values)
 }
 
-/// The first failing row of a batch, as a Python `ValueError` naming it.
+/// The first failing row of a batch, as a Python exception naming it (see `row_error`).
 pub(crate) fn first_error<T>(results: Vec<crate::error::Result<T>>) -> PyResult<Vec<T>> {
     results
         .into_iter()
@@ -758,9 +862,13 @@ pub(crate) fn first_error<T>(results: Vec<crate::error::Result<T>>) -> PyResult<
         .collect()
 }
 
-/// A failing row of a batch, as a Python `ValueError` naming it.
+/// A failing row of a batch, as a Python `ValueError` naming it (`MemoryError` for a row too large
+/// for the memory at hand).
 pub(crate) fn row_error(row: usize, e: &Error) -> PyErr {
-    PyValueError::new_err(format!("row {row}: {e}"))
+    match e {
+        Error::Memory(_) => PyMemoryError::new_err(format!("row {row}: {e}")),
+        _ => PyValueError::new_err(format!("row {row}: {e}")),
+    }
 }
 
 /// Loads numpy's C API (and rust-numpy's borrow checking) now, at import: loaded by the first call

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use super::{run_rows, Texts};
+use super::{row_error, run_rows, Texts};
 use crate::parallel;
 use crate::text::{punkt, sacrebleu, squad, Tokenizer, Tokens};
 
@@ -24,6 +24,9 @@ fn tokenize<'py>(
             tokens
         })
     })?;
+    for (row, t) in tokens.iter().enumerate() {
+        t.complete().map_err(|e| row_error(row, &e))?;
+    }
     let lists = tokens
         .iter()
         .map(|t| PyList::new(py, t.iter()))

@@ -12,7 +12,7 @@ pub mod ter_tokenize;
 pub mod unicode;
 mod unicode_tables;
 
-use crate::error::{Error, Result};
+use crate::error::{room, Error, Result};
 
 /// The tokenizers a metric can be asked to use, by the names the Python API takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,22 +58,29 @@ impl Tokenizer {
         tokens.to_strings()
     }
 
-    /// Tokenizes a response and its references and runs `f` on the token lists.
+    /// Tokenizes a response and its references and runs `f` on the token lists; `Error::Memory`
+    /// if there is not the memory for them.
     pub fn with_segment<O>(
         self,
         response: &str,
         references: &[&str],
-        f: impl FnOnce(&[&str], &[Vec<&str>]) -> O,
-    ) -> O {
+        f: impl FnOnce(&[&str], &[Vec<&str>]) -> Result<O>,
+    ) -> Result<O> {
         let tokenize = |text: &str| {
             let mut tokens = Tokens::with_capacity(text.len());
             self.tokenize_into(text, &mut tokens);
-            tokens
+            tokens.complete().map(|()| tokens)
         };
-        let hypothesis = tokenize(response);
-        let references: Vec<Tokens> = references.iter().map(|r| tokenize(r)).collect();
-        let hypothesis: Vec<&str> = hypothesis.iter().collect();
-        let references: Vec<Vec<&str>> = references.iter().map(|r| r.iter().collect()).collect();
+        let hypothesis = tokenize(response)?;
+        let references = references
+            .iter()
+            .map(|r| tokenize(r))
+            .collect::<Result<Vec<Tokens>>>()?;
+        let hypothesis = hypothesis.listed()?;
+        let references = references
+            .iter()
+            .map(Tokens::listed)
+            .collect::<Result<Vec<_>>>()?;
         f(&hypothesis, &references)
     }
 
@@ -141,24 +148,47 @@ pub fn long_key(hash: u64) -> u64 {
 }
 
 /// A list of tokens stored back to back in one string: filling it costs no allocation per token.
+/// Its room is allocated fallibly: a token that finds no memory is left out and the list marked
+/// incomplete (see [`Tokens::complete`]), as a failed allocation would end the process.
 #[derive(Debug, Default, Clone)]
 pub struct Tokens {
     text: String,
     ends: Vec<usize>,
+    incomplete: bool,
 }
 
 impl Tokens {
     /// Room for the tokens of a text of `len` bytes (about one token per four bytes of prose).
     pub fn with_capacity(len: usize) -> Tokens {
-        Tokens {
-            text: String::with_capacity(len + len / 8),
-            ends: Vec::with_capacity(len / 4 + 1),
-        }
+        let mut tokens = Tokens::default();
+        tokens.incomplete = tokens.text.try_reserve(len + len / 8).is_err()
+            || tokens.ends.try_reserve(len / 4 + 1).is_err();
+        tokens
     }
 
+    #[inline]
     pub fn push(&mut self, token: &str) {
+        if self.text.try_reserve(token.len()).is_err() || self.ends.try_reserve(1).is_err() {
+            self.incomplete = true;
+            return;
+        }
         self.text.push_str(token);
         self.ends.push(self.text.len());
+    }
+
+    /// Marks the list as lacking tokens that found no memory.
+    pub fn mark_incomplete(&mut self) {
+        self.incomplete = true;
+    }
+
+    /// `Error::Memory` if a token found no memory (the list then lacks it).
+    pub fn complete(&self) -> Result<()> {
+        match self.incomplete {
+            true => Err(Error::Memory(
+                "cannot allocate the tokens of the text (not enough memory)".to_string(),
+            )),
+            false => Ok(()),
+        }
     }
 
     /// Appends the words of `s` (`s.split()`).
@@ -196,6 +226,14 @@ impl Tokens {
         };
         let end = self.ends.get(i).copied().unwrap_or(start);
         self.text.get(start..end).unwrap_or("")
+    }
+
+    /// The tokens as a list of `&str`, or `Error::Memory`.
+    pub fn listed(&self) -> Result<Vec<&str>> {
+        let mut list = Vec::new();
+        room(&mut list, self.len(), "the tokens")?;
+        list.extend(self.iter());
+        Ok(list)
     }
 
     pub fn to_strings(&self) -> Vec<String> {

@@ -143,8 +143,14 @@ impl Passes {
     /// `NLTKWordTokenizer().tokenize(sentence)`, appended to `tokens`.
     fn tokenize(&mut self, sentence: &str, tokens: &mut Tokens) {
         self.text.clear();
-        self.text.reserve(2 * sentence.len() + 16);
-        self.spare.reserve(2 * sentence.len() + 16);
+        self.spare.clear();
+        // Room for the passes' copies of the sentence: without it the tokens are incomplete (an
+        // error for the row), as a failed allocation would end the process.
+        let room = 2 * sentence.len() + 16;
+        if self.text.try_reserve(room).is_err() || self.spare.try_reserve(room).is_err() {
+            tokens.mark_incomplete();
+            return;
+        }
         self.text.push_str(sentence);
         self.present = [false; 256];
         for b in sentence.bytes() {

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::unicode::{is_regex_number, is_regex_punct, is_regex_symbol, py_words};
+use super::unicode::{for_each_py_word, is_regex_number, is_regex_punct, is_regex_symbol};
 use crate::error::{Error, Result};
 
 /// `Tokenizer13a()(line)`.
@@ -270,7 +270,14 @@ const PADDED_13A: [bool; 256] = {
 
 /// `" ".join(line.split())`.
 pub(super) fn join_words(line: &str) -> String {
-    py_words(line).join(" ")
+    let mut out = String::new();
+    for_each_py_word(line, |word| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    });
+    out
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! `str::to_lowercase`, `str::split_whitespace` or `str::trim`.
 
 use super::unicode_tables as t;
+use crate::error::{room, Result};
 
 fn in_table(c: char, table: &[(u32, u32)]) -> bool {
     let c = c as u32;
@@ -212,11 +213,13 @@ pub fn ascii_non_space_mask(block: &[u8]) -> u64 {
         .fold(0u64, |m, (k, w)| m | non_space8(w) << (8 * k))
 }
 
-/// The words of `s.split()`.
-pub fn py_words(s: &str) -> Vec<&str> {
+/// The words of `s.split()`, or `Error::Memory` if there is not the memory for their list (a
+/// word and the space after it take two bytes or more, so the list never grows past its room).
+pub fn py_words(s: &str) -> Result<Vec<&str>> {
     let mut words = Vec::new();
+    room(&mut words, s.len() / 2 + 1, "the words")?;
     for_each_py_word(s, |word| words.push(word));
-    words
+    Ok(words)
 }
 
 /// Calls `f` with each word of `s.split()`, in order. ASCII text is read in blocks of 64 bytes

@@ -99,3 +99,18 @@ def test_ids_of_any_kind_are_stored_and_never_fail_the_merge(tmp_path, suffix) -
     assert list(table["row"]) == list(range(30)) and set(table["bleu.status"]) == {"ok"}
     assert [str(v) for v in table["id"][[4, 5, 24, 25]]] == ["4", str(2**64), "r24", "x\\ud800"]
     assert evaluate(rows, ["bleu"], chunk_size=10, output=out).n_rows == 30  # read back, as finished
+
+
+def test_an_unclosed_csv_quote_is_its_row_s_error_and_the_lines_after_it_are_rows(tmp_path) -> None:
+    data = tmp_path / "rows.csv"
+    data.write_text('id,response,reference\n1,"a b",a b\n2,"unclosed,x\n3,c d,c d\n4,"two\nlines",two lines\n'
+                    '5,"quote ""inside""",quote inside\n6,e,e\n7,"open again,y\n8,f,f\n')
+    before = data.read_bytes()
+    frame = evaluate(data, ["f1"]).to_pandas()
+    assert frame["row"].tolist() == list(range(8))
+    assert frame["id"].tolist() == ["1", None, "3", "4", "5", "6", None, "8"]
+    assert frame["f1.status"].tolist() == ["ok", "error", "ok", "ok", "ok", "ok", "error", "ok"]
+    reasons = frame["f1.reason"].tolist()
+    assert "line 3 opens a quote that is not closed" in reasons[1]
+    assert "line 9 opens a quote that is not closed" in reasons[6]
+    assert data.read_bytes() == before

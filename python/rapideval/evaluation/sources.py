@@ -9,6 +9,7 @@ file's rows are numbered from 0 in file order, blank JSON Lines lines skipped.
 
 from __future__ import annotations
 
+import collections
 import csv
 import itertools
 import json
@@ -160,12 +161,9 @@ class _Delimited(Source):
 
     def chunks(self, names: Sequence[str], chunk_size: int) -> Iterator[Chunk]:
         positions = [self._header.index(c) for c in names]
-        lines = (line for _, line in _text_lines(self._path, self._encoding))
         if csv.field_size_limit() < _CSV_CELL_LIMIT:
             csv.field_size_limit(_CSV_CELL_LIMIT)  # long documents are data; the default stops at 128 KiB
-        reader = csv.reader(lines, delimiter=self._delimiter)
-        next(reader)
-        rows = _csv_rows(reader)
+        rows = _csv_rows(_text_lines(self._path, self._encoding), self._delimiter, len(self._header))
         start = 0
         while part := list(itertools.islice(rows, chunk_size)):
             columns = {c: [row[p] if p < len(row) and row[p] != "" else None for row, _ in part]
@@ -179,17 +177,56 @@ _CSV_CELL_LIMIT = 1 << 28
 """The largest CSV cell read (256 MiB); a larger one is its row's error."""
 
 
-def _csv_rows(reader: Any) -> Iterator[tuple[list[str], str | None]]:
-    """The rows of a csv reader, a row it cannot read (a cell over the limit) as ``([], why)``."""
+class _Lines:
+    """Numbered lines for a csv reader, with the lines of the record being read kept (``taken``) so that
+    they can be put back (``put_back``) and read again."""
+
+    def __init__(self, lines: Iterator[tuple[int, str]]) -> None:
+        self._lines, self._back = lines, collections.deque[tuple[int, str]]()
+        self.taken: list[tuple[int, str]] = []
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        numbered = self._back.popleft() if self._back else next(self._lines)
+        self.taken.append(numbered)
+        return numbered[1]
+
+    def put_back(self, lines: Sequence[tuple[int, str]]) -> None:
+        self._back.extendleft(reversed(lines))
+
+
+def _csv_rows(lines: Iterator[tuple[int, str]], delimiter: str, width: int) -> Iterator[tuple[list[str], str | None]]:
+    """The rows after the header of a CSV file's numbered ``lines``, a row that cannot be read as ``([], why)``
+    naming its line. A quoted cell may hold line breaks, but a record over several lines that ends in an
+    error or has not the header's ``width`` cells is a quote left open: that line is the row's error, and
+    the lines it took are read again as rows of their own (rather than swallowed into one cell)."""
+    source = _Lines(lines)
+    reader = csv.reader(source, delimiter=delimiter, strict=True)
+    source.taken.clear()
+    try:
+        next(reader)  # the header
+    except (StopIteration, csv.Error):
+        return
     while True:
+        source.taken.clear()
         try:
-            row = next(reader)
+            row, error = next(reader), None
         except StopIteration:
             return
         except csv.Error as e:
-            yield [], f"line {reader.line_num} cannot be read as CSV ({e})"
-            continue
-        yield row, None
+            row, error = [], str(e)
+        taken = list(source.taken)
+        first = taken[0][0] if taken else reader.line_num
+        if len(taken) > 1 and (error is not None or len(row) != width):
+            source.put_back(taken[1:])
+            why = error or f"the row would run over {len(taken)} lines to {len(row)} cells, the header has {width}"
+            yield [], f"line {first} opens a quote that is not closed where its row ends ({why})"
+        elif error is not None:
+            yield [], f"line {first} cannot be read as CSV ({error})"
+        else:
+            yield row, None
 
 
 def _text_lines(path: pathlib.Path, encoding: str) -> Iterator[tuple[int, str]]:
