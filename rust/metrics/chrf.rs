@@ -23,6 +23,7 @@
 use ahash::RandomState;
 
 use crate::error::{refill, room, Error, Result};
+use crate::interrupt::charge;
 use crate::metrics::ngrams::MAX_ORDER;
 use crate::metrics::no_reference;
 use crate::parallel;
@@ -358,6 +359,8 @@ fn order_matches(
         room(buffer, len, "the suffix keys")?;
     }
     packed.push_keys(hyp, 0, hyp_keys);
+    // Checkpoints between the steps of a long segment: a 100 MB one takes seconds.
+    charge(hyp.len() as u64);
     for (k, reference) in refs.iter().enumerate() {
         let paired_off = reference.len() <= MAX_PAIRED_LEN && !identical.backoff.skip(k);
         if paired_off {
@@ -373,9 +376,11 @@ fn order_matches(
             true => Some(bigrams.keep_shared(&packed, widest, rest)?),
             false => None,
         };
-        rest.sort_unstable();
+        charge(rest.len() as u64);
+        sort_with_checkpoints(rest);
         let first = out.len();
         overlap(packed.steps(rest), order, out);
+        charge(rest.len() as u64);
         if let (Some(m), Some(order_one)) = (out.get_mut(first), order_one) {
             *m = order_one;
         }
@@ -387,6 +392,57 @@ fn order_matches(
         }
     }
     Ok(())
+}
+
+/// Keys sorted as `sort_unstable` sorts them, with checkpoints: a long list is sorted in blocks of
+/// `SORT_BLOCK` keys, which are then merged pairwise through a buffer (equal keys are equal, so the
+/// order is the same). Short lists, all of a sentence's, are sorted in one call.
+fn sort_with_checkpoints(keys: &mut Vec<u64>) {
+    const SORT_BLOCK: usize = 1 << 20;
+    if keys.len() <= SORT_BLOCK {
+        keys.sort_unstable();
+        return;
+    }
+    for block in keys.chunks_mut(SORT_BLOCK) {
+        block.sort_unstable();
+        charge(20 * block.len() as u64);
+    }
+    let mut merged = Vec::new();
+    if room(&mut merged, keys.len(), "the sorted keys").is_err() {
+        // No room for the merge buffer: one sort of the whole list, as before (without checkpoints).
+        keys.sort_unstable();
+        return;
+    }
+    merged.resize(keys.len(), 0);
+    let (mut from, mut to) = (keys, &mut merged);
+    let mut width = SORT_BLOCK;
+    let mut swapped = false;
+    while width < from.len() {
+        for (pair, out) in from.chunks(2 * width).zip(to.chunks_mut(2 * width)) {
+            let (a, b) = pair.split_at(width.min(pair.len()));
+            merge(a, b, out);
+            charge(pair.len() as u64);
+        }
+        std::mem::swap(&mut from, &mut to);
+        swapped = !swapped;
+        width *= 2;
+    }
+    if swapped {
+        to.copy_from_slice(from);
+    }
+}
+
+/// `a` and `b` (each sorted) merged into `out` (as long as both).
+fn merge(a: &[u64], b: &[u64], out: &mut [u64]) {
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    for slot in out.iter_mut() {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x <= y => a.next(),
+            (Some(_), None) => a.next(),
+            _ => b.next(),
+        };
+        *slot = next.copied().unwrap_or(0);
+    }
 }
 
 /// Buffers for counting n-gram matches.
@@ -430,7 +486,10 @@ impl SharedBigrams {
             firsts.clear();
             firsts.resize(widest as usize + 1, 0);
         }
-        for &key in keys.iter() {
+        for (at, &key) in keys.iter().enumerate() {
+            if at % CHARGE_KEYS == CHARGE_KEYS - 1 {
+                charge(4 * CHARGE_KEYS as u64);
+            }
             let side = (key & 1) as usize;
             if let Some(count) = self.firsts[side].get_mut(first_of(key)) {
                 *count += 1;
@@ -450,6 +509,9 @@ impl SharedBigrams {
         // on whether a key is kept.
         let mut end = 0;
         for at in 0..keys.len() {
+            if at % CHARGE_KEYS == CHARGE_KEYS - 1 {
+                charge(4 * CHARGE_KEYS as u64);
+            }
             let Some(&key) = keys.get(at) else {
                 break;
             };
@@ -579,6 +641,9 @@ impl IdenticalSuffixes {
         let mut full = 0;
         let mut next = usize::MAX;
         for (at_hyp, &key) in hyp_keys.iter().enumerate() {
+            if at_hyp % CHARGE_KEYS == CHARGE_KEYS - 1 {
+                charge(4 * CHARGE_KEYS as u64);
+            }
             let wanted = key | 1;
             let follows = ref_keys.get(next) == Some(&wanted)
                 && self.used.get(next).is_some_and(|used| !used);
@@ -707,7 +772,7 @@ fn renumber_words(words: &[Vec<u64>], keys: &mut Vec<u64>, ids: &mut Vec<Vec<u32
     keys.clear();
     room(keys, words.iter().map(Vec::len).sum(), "the word keys")?;
     keys.extend(words.iter().flatten());
-    keys.sort_unstable();
+    sort_with_checkpoints(keys);
     keys.dedup();
     reset(ids, words.len());
     for (line, line_ids) in words.iter().zip(ids.iter_mut()) {
@@ -755,6 +820,9 @@ fn scan_ascii<'a>(
     let mut end = first;
     let mut words = AsciiWords::default();
     for (block, chunk) in bytes.chunks(64).enumerate() {
+        if block % CHARGE_BLOCKS == CHARGE_BLOCKS - 1 {
+            charge(64 * CHARGE_BLOCKS as u64);
+        }
         let mask = ascii_non_space_mask(chunk);
         let kept = if whitespace { u64::MAX } else { mask };
         for (k, &b) in chunk.iter().enumerate() {
@@ -772,6 +840,13 @@ fn scan_ascii<'a>(
         words.finish(line, word);
     }
 }
+
+/// Keys of a long loop between checkpoints.
+const CHARGE_KEYS: usize = 1 << 16;
+
+/// Blocks of 64 bytes scanned between checkpoints (see `crate::interrupt`): 256 KiB, a fraction of
+/// a millisecond.
+const CHARGE_BLOCKS: usize = 4096;
 
 /// `CHRF._remove_punctuation` of one word: one ASCII punctuation mark split off its end, or else
 /// off its start, when it is longer than one character.
@@ -1194,6 +1269,26 @@ mod tests {
             }
         }
         Ok(())
+    }
+
+    #[test]
+    fn a_long_list_is_sorted_in_blocks_as_one_sort_sorts_it() {
+        let mut seed = 7u64;
+        for len in [10, (1 << 20) + 1, 3 * (1 << 20) + 12_345, 4 << 20] {
+            let keys: Vec<u64> = (0..len)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (seed >> 40) % 1000
+                })
+                .collect();
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            let mut sorted = keys;
+            sort_with_checkpoints(&mut sorted);
+            assert_eq!(sorted, expected);
+        }
     }
 
     #[test]

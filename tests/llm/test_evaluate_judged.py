@@ -55,3 +55,17 @@ def test_metric_objects_and_names(serve, client_for) -> None:
     assert result.summary["harmfulness"].higher_is_better is False
     with pytest.raises(ValueError, match="two metrics named \\['coherence'\\]"):
         rapideval.evaluate(rows, ["coherence", Coherence()], judge=judge)
+
+
+def test_a_lone_surrogate_in_a_judged_field_is_that_row_s_error_and_nothing_is_sent_for_it(serve, client_for) -> None:
+    server = serve(answer=marked_answer)
+    rows = [{"id": "a", "question": "What is 2 + 2?", "answer": "4. [score=5]", "ground_truth": "4."},
+            {"id": "b", "question": "What \ud800 is 3 + 3?", "answer": "6. [score=2]", "ground_truth": "6."},
+            {"id": "c", "question": "What is 4 + 4?", "answer": "8. \udfff [score=3]", "ground_truth": "8."}]
+    table = rapideval.evaluate(rows, ["coherence", "f1"], judge=client_for(server)).to_arrow().to_pylist()
+    assert [r["coherence.status"] for r in table] == ["ok", "error", "error"]
+    assert [r["coherence.cause"] for r in table] == [None, "invalid_input", "invalid_input"]
+    assert table[1]["coherence.reason"] == "row 1, column 'question': string is not valid Unicode (lone surrogate)"
+    assert table[2]["coherence.reason"] == "row 2, column 'answer': string is not valid Unicode (lone surrogate)"
+    assert [r["f1.status"] for r in table] == ["ok", "ok", "error"]
+    assert server.count == 1, "only the readable row is judged"

@@ -143,3 +143,19 @@ def test_importing_rapideval_takes_little_address_space():
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 600, f"{done.stdout.strip()} MiB of address space at import (mimalloc's 1 GiB arena)"
+
+
+#: The modules of the other groups of issue 41: cells and files, output paths, the judge cache.
+GROUPS = ["tests/unit/test_hostile_cells.py", "tests/unit/test_output_safety.py", "tests/llm/test_judge_cache.py"]
+
+
+def test_the_hostile_groups_pass_in_a_child_under_a_3_gib_address_space_limit():
+    """Each group's module again, in a child process under ``ulimit -v`` 3 GiB: no death by signal, and every
+    test passes there as it does without the limit."""
+    root = Path(__file__).resolve().parents[2]
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))"
+    code = f"{limit}\nimport sys, pytest\nsys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', *sys.argv[1:]]))"
+    done = subprocess.run([sys.executable, "-c", code, *GROUPS], capture_output=True, text=True, cwd=root,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout.splitlines()[-1] and "failed" not in done.stdout.splitlines()[-1]

@@ -230,21 +230,40 @@ def _field_value(is_list: bool, value: Any) -> Any:
     return value
 
 
-async def _judged(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], first: int, row_errors: Mapping[int, str],
-                  n: int, judge: JudgeClient | None, embedder: JudgeClient | None) -> dict[str, Scores]:  # fmt: skip
+def _not_unicode(value: Any) -> bool:
+    """Whether a text, or a text in a list, holds a lone surrogate (which no request can carry)."""
+    texts = value if isinstance(value, (list, tuple)) else (value,)
+    for text in texts:
+        if isinstance(text, str) and not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False
+
+
+async def _judged(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], columns: Mapping[str, str], first: int,
+                  row_errors: Mapping[int, str], n: int, judge: JudgeClient | None,
+                  embedder: JudgeClient | None) -> dict[str, Scores]:  # fmt: skip
     from ..judged.base import FIELDS, score_rows
 
     fields = sorted({f for s in specs for f in (*s.required, *s.optional) if f in chunk})
     is_list = {f: FIELDS.get(f) == (list, tuple) for f in fields}
-    readable = [i for i in range(n) if i not in row_errors]
+    errors = {i: f"row {first + i}: {error}" for i, error in row_errors.items()}
+    for f in fields:
+        for i, value in enumerate(chunk[f]):
+            if i not in errors and _not_unicode(value):
+                where = f"row {first + i}, column {columns.get(f, f)!r}"
+                errors[i] = f"{where}: string is not valid Unicode (lone surrogate)"
+    readable = [i for i in range(n) if i not in errors]
     rows = [{f: v for f in fields if (v := _field_value(is_list[f], chunk[f][i])) is not None} for i in readable]
     metrics = [s.metric for s in specs]
     scored = await score_rows(metrics, rows, judge=judge, ids=[first + i for i in readable],  # type: ignore[arg-type]
                               embedder=embedder)  # fmt: skip
     out = {s.name: Scores(n) for s in specs}
-    for i, error in row_errors.items():
+    for i, error in errors.items():
         for scores in out.values():
-            scores.fail(i, "error", f"row {first + i}: {error}", "invalid_input")
+            scores.fail(i, "error", error, "invalid_input")
     for i, results in zip(readable, scored, strict=True):
         for spec, result in zip(specs, results, strict=True):
             scores = out[spec.name]
@@ -270,5 +289,6 @@ def run_chunk(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], columns: Ma
     if judged:
         from ..judged.base import run_sync
 
-        out.update(run_sync(lambda: _judged(judged, chunk, first, row_errors, n, judge, embedder), judge, embedder))
+        out.update(run_sync(lambda: _judged(judged, chunk, columns, first, row_errors, n, judge, embedder), judge,
+                            embedder))
     return {s.name: out[s.name] for s in specs}
