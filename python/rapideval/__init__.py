@@ -21,7 +21,16 @@ from .metrics.gleu import gleu
 from .metrics.meteor import meteor
 from .metrics.rouge import RougeArrays, rouge
 from .metrics.sacrebleu import BLEUScore, sacrebleu_bleu, sacrebleu_corpus_bleu
-from .metrics.stats import BootstrapCI, MeanStd, PairedTest, bootstrap_ci, cohen_kappa, correlation, mean_std, paired_test
+from .metrics.stats import (
+    BootstrapCI,
+    MeanStd,
+    PairedTest,
+    bootstrap_ci,
+    cohen_kappa,
+    correlation,
+    mean_std,
+    paired_test,
+)
 from .metrics.ter import TERScore, corpus_ter, ter
 from .metrics.vectors import TopK, cosine, cosine_matrix
 from .metrics.votes import MajorityVote, OrdinalVote, majority_vote, ordinal_vote
@@ -48,8 +57,21 @@ if TYPE_CHECKING:
 
 # The LLM judge runtime imports openai and httpx: loaded on first use, not by `import rapideval`.
 _LLM_NAMES = frozenset(
-    {"BatchMode", "Budget", "CircuitBreaker", "DryRun", "JudgeClient", "JudgeFailure", "JudgeRequest", "JudgeResult",
-     "JudgeRun", "Limits", "RetryPolicy", "Sampling", "Usage"}
+    {
+        "BatchMode",
+        "Budget",
+        "CircuitBreaker",
+        "DryRun",
+        "JudgeClient",
+        "JudgeFailure",
+        "JudgeRequest",
+        "JudgeResult",
+        "JudgeRun",
+        "Limits",
+        "RetryPolicy",
+        "Sampling",
+        "Usage",
+    }
 )
 
 
@@ -66,58 +88,59 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module(".llm", __name__), name)
     raise AttributeError(f"module 'rapideval' has no attribute {name!r}")
 
+
 __all__ = [
-    "BatchMode",
-    "bleu",
     "BLEUScore",
-    "bootstrap_ci",
+    "BatchMode",
     "BootstrapCI",
     "Budget",
-    "chrf",
-    "CircuitBreaker",
     "CHRFScore",
-    "cohen_kappa",
-    "corpus_chrf",
-    "corpus_ter",
-    "correlation",
-    "cosine",
-    "cosine_matrix",
+    "CircuitBreaker",
     "DryRun",
-    "evaluate",
     "EvaluationResult",
-    "exact_match",
-    "f1",
-    "get_num_threads",
-    "gleu",
     "JudgeClient",
     "JudgeFailure",
     "JudgeRequest",
     "JudgeResult",
     "JudgeRun",
     "Limits",
+    "MajorityVote",
+    "MeanStd",
+    "OrdinalVote",
+    "PairedTest",
+    "RetryPolicy",
+    "RougeArrays",
+    "Sampling",
+    "TERScore",
+    "TopK",
+    "Usage",
+    "bleu",
+    "bootstrap_ci",
+    "chrf",
+    "cohen_kappa",
+    "corpus_chrf",
+    "corpus_ter",
+    "correlation",
+    "cosine",
+    "cosine_matrix",
+    "evaluate",
+    "exact_match",
+    "f1",
+    "get_num_threads",
+    "gleu",
     "llm",
     "majority_vote",
-    "MajorityVote",
     "mean_std",
-    "MeanStd",
     "meteor",
     "ordinal_vote",
-    "OrdinalVote",
     "paired_test",
-    "PairedTest",
     "release_memory",
-    "RetryPolicy",
     "rouge",
-    "RougeArrays",
     "sacrebleu_bleu",
     "sacrebleu_corpus_bleu",
-    "Sampling",
     "score",
     "set_num_threads",
     "ter",
-    "TERScore",
     "tokenize",
-    "TopK",
-    "Usage",
 ]
 __version__ = "0.1.0"

@@ -1,12 +1,16 @@
 """Type stubs for the native module ``rapideval._core`` (Rust, PyO3). Keep in sync with rust/py/."""
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numpy.typing import NDArray
 
 __all__ = [
+    "MAX_ORDER",
+    "MAX_RESAMPLES",
+    "MAX_THREADS",
     "bleu_batch",
     "bleu_tokens",
     "bootstrap_means",
@@ -17,9 +21,6 @@ __all__ = [
     "cosine_top_k",
     "exact_match",
     "f1_score",
-    "MAX_ORDER",
-    "MAX_RESAMPLES",
-    "MAX_THREADS",
     "get_num_threads",
     "gleu_batch",
     "gleu_tokens",
@@ -95,6 +96,7 @@ def sacrebleu_corpus_bleu(
     max_ngram_order: int,
     effective_order: bool,
 ) -> tuple[float, list[float], list[float], list[float], float, int, int]: ...
+
 # --- nltk BLEU and GLEU (rust/py/bleu.rs, rust/py/gleu.rs)
 def nltk_corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
@@ -142,6 +144,7 @@ def gleu_tokens(
     min_len: int,
     max_len: int,
 ) -> npt.NDArray[np.float64]: ...
+
 # --- vectors (rust/py/vectors.rs): a and b are C-contiguous 2-D arrays of one dtype, float32 or float64
 def cosine_rows(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]: ...
 def cosine_matrix(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]: ...

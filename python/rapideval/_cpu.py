@@ -4,8 +4,10 @@ instruction."""
 
 from __future__ import annotations
 
+import importlib
 import platform
 from collections.abc import Mapping
+from typing import Any
 
 #: numpy's names of the x86-64-v2 features it detects.
 X86_64_V2 = ("SSE3", "SSSE3", "SSE41", "SSE42", "POPCNT")
@@ -20,13 +22,15 @@ def missing_features(machine: str, detected: Mapping[str, bool]) -> list[str]:
 
 def check() -> None:
     """Raise ImportError if this CPU lacks a feature the native module is built for."""
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__ as detected
-    except ImportError:  # numpy 1.x
+    detected: Any = None
+    for module in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):  # numpy 2, numpy 1.x
         try:
-            from numpy.core._multiarray_umath import __cpu_features__ as detected
-        except ImportError:
-            return
+            detected = importlib.import_module(module).__cpu_features__
+            break
+        except (ImportError, AttributeError):
+            continue
+    if detected is None:
+        return
     missing = missing_features(platform.machine(), detected)
     if missing:
         raise ImportError(

@@ -35,7 +35,8 @@ def as_list(column: Any, field: str) -> list[Any]:
         raise TypeError(f"{field}: expected a sequence of str, got a single {type(column).__name__}")
     to_pylist = getattr(column, "to_pylist", None)  # pyarrow Array / ChunkedArray
     if callable(to_pylist):
-        return to_pylist()
+        values: list[Any] = to_pylist()
+        return values
     tolist = getattr(column, "tolist", None)  # numpy arrays, pandas Series
     if callable(tolist):
         out = tolist()

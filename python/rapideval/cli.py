@@ -15,8 +15,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from . import _core
 from .score import DEFAULT_METRICS
@@ -36,9 +37,8 @@ def _column_map(args: argparse.Namespace) -> dict[str, str]:
         if not sep or not column.strip() or not field.strip():
             raise ValueError(f"--column-map takes column=field pairs, got {item!r}")
         out[column.strip()] = field.strip()
-    for field, column in (("response", args.response_field), ("reference", args.reference_field)):
-        if column is not None and column != field:
-            out[column] = field
+    shortcuts = (("response", args.response_field), ("reference", args.reference_field))
+    out.update({column: field for field, column in shortcuts if column is not None and column != field})
     return out
 
 
@@ -195,15 +195,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help=f"comma-separated, from: {', '.join(metric_names())}")  # fmt: skip
     p.add_argument("--out", "--output", dest="out", help="stream the per-row results to this .parquet or .jsonl file "
                    "(resumed by the same command after a stop)")  # fmt: skip
-    p.add_argument("--column-map", action="append", metavar="COLUMN=FIELD",
-                   help="read a data column as a field, e.g. question=user_input (repeat, or comma-separate)")
+    p.add_argument(
+        "--column-map",
+        action="append",
+        metavar="COLUMN=FIELD",
+        help="read a data column as a field, e.g. question=user_input (repeat, or comma-separate)",
+    )
     p.add_argument("--response-field", help="the column holding the response (a shortcut for --column-map)")
     p.add_argument("--reference-field", help="the column holding the reference (a shortcut for --column-map)")
     p.add_argument("--id-columns", nargs="*", help="columns carried into the results (default: id and *_id)")
     p.add_argument("--judge-model", help="the judge model of judged metrics (default: $RAPIDEVAL_JUDGE_MODEL)")
     p.add_argument("--base-url", help="the judge's OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
-    p.add_argument("--batch", action="store_true", help="judge through the Batch API (half the price, answers within "
-                   "24 h; a killed run resumes its batches; default: $RAPIDEVAL_JUDGE_BATCH)")
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help="judge through the Batch API (half the price, answers within "
+        "24 h; a killed run resumes its batches; default: $RAPIDEVAL_JUDGE_BATCH)",
+    )
     p.add_argument("--chunk-size", type=int, help="rows per chunk (default: 10000, 256 with a judged metric)")
     p.add_argument("--encoding", default="utf-8", help="the text encoding of a CSV, TSV or JSON file")
     p.add_argument("--no-resume", action="store_true", help="start over even if --out holds a stopped run")

@@ -16,13 +16,21 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from .evaluation import (CHUNK_ROWS, JUDGED_CHUNK_ROWS, EvaluationResult, concat_tables, field_columns,
-                         id_columns_of, score_chunk)  # fmt: skip
+from .evaluation import (
+    CHUNK_ROWS,
+    JUDGED_CHUNK_ROWS,
+    EvaluationResult,
+    concat_tables,
+    field_columns,
+    id_columns_of,  # fmt: skip
+    score_chunk,
+)
 from .evaluation.metrics import Spec, resolve
 from .evaluation.result import Tracker
 from .evaluation.sources import Chunk
@@ -76,7 +84,7 @@ def score_batch(batch: Any, specs: Sequence[Spec], fields: Mapping[str, str], id
     rows = batch.column(ROW).to_numpy()
     cuts = [0, *(np.flatnonzero(np.diff(rows) != 1) + 1).tolist(), batch.num_rows]
     tables = []
-    for start, stop in zip(cuts, cuts[1:]):
+    for start, stop in itertools.pairwise(cuts):
         if stop == start:
             continue  # an empty batch
         part = batch.slice(start, stop - start)
@@ -181,7 +189,8 @@ def evaluate(
         chunk_size = JUDGED_CHUNK_ROWS if any(s.metric is not None for s in specs) else CHUNK_ROWS
     batch_size = chunk_size if batch_size is None else batch_size
     if concurrency is None:
-        concurrency = max(1, sum(1 for node in ray.nodes() if node["Alive"]))
+        nodes: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
+        concurrency = max(1, len([node for node in nodes if node["Alive"]]))
     for name, value in (("chunk_size", chunk_size), ("batch_size", batch_size), ("concurrency", concurrency)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"rapideval.ray.evaluate: {name} must be a positive int, got {value!r}")
@@ -199,7 +208,7 @@ def evaluate(
         count, number = ray.remote(_num_rows), ray.remote(_numbered)
         counts = ray.get([count.remote(b) for b in blocks])
         firsts = np.cumsum([0, *counts[:-1]]).tolist()
-        numbered = [number.remote(b, first) for b, first in zip(blocks, firsts)]
+        numbered = [number.remote(b, first) for b, first in zip(blocks, firsts, strict=True)]
         del blocks  # the numbered blocks replace them in the object store
         # No more workers than blocks with rows: Ray would warn of idle actors (and none for no rows at all).
         workers = min(concurrency, sum(1 for n in counts if n))

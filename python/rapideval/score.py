@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -90,7 +91,9 @@ METRICS: dict[str, Metric] = {
         Metric("rouge1", "promptflow-evals 0.3.5 RougeScoreEvaluator(rouge1) f1 (rouge-score 0.1.2)", _rouge("rouge1")),
         Metric("rouge2", "promptflow-evals 0.3.5 RougeScoreEvaluator(rouge2) f1 (rouge-score 0.1.2)", _rouge("rouge2")),
         Metric("rougeL", "promptflow-evals 0.3.5 RougeScoreEvaluator(rougeL) f1 (rouge-score 0.1.2)", _rouge("rougeL")),
-        Metric("rougeLsum", "rouge-score 0.1.2 rougeLsum f1 (one sentence per line)", _rouge("rougeLsum"), default=False),
+        Metric(
+            "rougeLsum", "rouge-score 0.1.2 rougeLsum f1 (one sentence per line)", _rouge("rougeLsum"), default=False
+        ),
         Metric("meteor", "promptflow-evals 0.3.5 MeteorScoreEvaluator (nltk meteor_score)", _meteor),
         Metric("chrf", "sacrebleu 2.6.0 sentence_chrf / 100", _chrf),
         Metric("ter", "sacrebleu 2.6.0 sentence_ter / 100 (lower is better)", _ter),
@@ -100,7 +103,9 @@ METRICS: dict[str, Metric] = {
 DEFAULT_METRICS: tuple[str, ...] = tuple(m.name for m in METRICS.values() if m.default)
 
 
-def score(responses: Sequence[Any], references: Sequence[Any], metrics: Sequence[str] = DEFAULT_METRICS) -> dict[str, np.ndarray]:
+def score(
+    responses: Sequence[Any], references: Sequence[Any], metrics: Sequence[str] = DEFAULT_METRICS
+) -> dict[str, np.ndarray]:
     """Per-row scores of every named metric, as ``{name: float64 array}``."""
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
@@ -127,4 +132,12 @@ def summarize(name: str, values: np.ndarray) -> Summary:
     if finite.size == 0:
         return Summary(name, math.nan, math.nan, math.nan, math.nan, 0, int(values.size))
     std = float(finite.std(ddof=1)) if finite.size > 1 else math.nan
-    return Summary(name, float(finite.mean()), std, float(finite.min()), float(finite.max()), int(finite.size), int(values.size - finite.size))
+    return Summary(
+        name,
+        float(finite.mean()),
+        std,
+        float(finite.min()),
+        float(finite.max()),
+        int(finite.size),
+        int(values.size - finite.size),
+    )

@@ -42,7 +42,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -69,7 +69,7 @@ Result = dict[str, Any]
 def _bleu(
     predictions: list[str],
     references: list[Any],
-    tokenizer: Optional[Callable[[str], Sequence[Any]]] = None,
+    tokenizer: Callable[[str], Sequence[Any]] | None = None,
     max_order: int = 4,
     smooth: bool = False,
 ) -> Result:
@@ -95,10 +95,10 @@ def _sacrebleu(
     predictions: list[str],
     references: list[Any],
     smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     force: bool = False,
     lowercase: bool = False,
-    tokenize: Optional[str] = None,
+    tokenize: str | None = None,
     use_effective_order: bool = False,
 ) -> Result:
     """The script's ``_compute``; see :class:`Sacrebleu`."""
@@ -138,10 +138,10 @@ class _CallableTokenizer:
 def _rouge(
     predictions: list[str],
     references: list[Any],
-    rouge_types: Optional[Sequence[str]] = None,
+    rouge_types: Sequence[str] | None = None,
     use_aggregator: bool = True,
     use_stemmer: bool = False,
-    tokenizer: Optional[Callable[[str], Any]] = None,
+    tokenizer: Callable[[str], Any] | None = None,
 ) -> Result:
     """The script's ``_compute``; see :class:`Rouge`."""
     types = ["rouge1", "rouge2", "rougeL", "rougeLsum"] if rouge_types is None else list(rouge_types)
@@ -149,7 +149,7 @@ def _rouge(
     if use_aggregator and tokenizer is None:
         arrays = _rouge_rows(predictions, references, types, use_stemmer)
         keys = list(dict.fromkeys(types))
-        columns = {t: list(zip(*(a.tolist() for a in arrays[t]))) for t in keys}
+        columns = {t: list(zip(*(a.tolist() for a in arrays[t]), strict=True)) for t in keys}
         aggregator = _rouge_scoring.BootstrapAggregator()
         for i in range(len(predictions)):
             aggregator.add_scores({t: _rouge_scoring.Score(*columns[t][i]) for t in keys})
@@ -160,7 +160,7 @@ def _rouge(
         tokenizer=None if tokenizer is None else _CallableTokenizer(tokenizer),
     )
     score = scorer.score_multi if multi else scorer.score
-    scores = [score(ref, pred) for ref, pred in zip(references, predictions)]
+    scores = [score(ref, pred) for ref, pred in zip(references, predictions, strict=False)]
     if use_aggregator:
         aggregator = _rouge_scoring.BootstrapAggregator()
         for s in scores:
@@ -232,7 +232,7 @@ def _ter(
 def _exact_match(
     predictions: list[str],
     references: list[str],
-    regexes_to_ignore: Optional[Sequence[str]] = None,
+    regexes_to_ignore: Sequence[str] | None = None,
     ignore_case: bool = False,
     ignore_punctuation: bool = False,
     ignore_numbers: bool = False,
@@ -269,7 +269,7 @@ def _squad(predictions: list[dict[str, Any]], references: list[dict[str, Any]]) 
     answers = [_squad_answers(r, f"references[{i}]") for i, r in enumerate(references)]
     responses: list[str] = []
     rows: list[list[str]] = []
-    for i, (ref, gold) in enumerate(zip(references, answers)):
+    for i, (ref, gold) in enumerate(zip(references, answers, strict=False)):
         qid = _field(ref, "id", f"references[{i}]")
         if qid not in texts:
             print("Unanswered question " + qid + " will receive score 0.", file=sys.stderr)
@@ -307,7 +307,7 @@ def _nmt_bleu_from_tokens(hyps: list[list[Any]], ref_rows: list[list[list[Any]]]
     matches = [0] * order
     possible = [0] * order
     reference_length = translation_length = 0
-    for refs, hyp in zip(ref_rows, hyps):
+    for refs, hyp in zip(ref_rows, hyps, strict=False):
         reference_length += min(len(r) for r in refs)
         translation_length += len(hyp)
         ref_counts: Counter[tuple[Any, ...]] = Counter()
@@ -496,7 +496,7 @@ class EvaluationModule:
     name = ""
     module_type = "metric"
 
-    def __init__(self, seed: Optional[int] = None) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.inputs_description = type(self).__doc__
         if seed is None:
             # evaluate's choice: a word of the generator's current state, read without drawing.
@@ -743,18 +743,18 @@ _MODULES: dict[str, type[EvaluationModule]] = {
 
 def load(
     path: str,
-    config_name: Optional[str] = None,
-    module_type: Optional[str] = None,
+    config_name: str | None = None,
+    module_type: str | None = None,
     process_id: int = 0,
     num_process: int = 1,
-    cache_dir: Optional[str] = None,
-    experiment_id: Optional[str] = None,
+    cache_dir: str | None = None,
+    experiment_id: str | None = None,
     keep_in_memory: bool = False,
     download_config: Any = None,
     download_mode: Any = None,
     revision: Any = None,
     *,
-    seed: Optional[int] = None,
+    seed: int | None = None,
 ) -> EvaluationModule:
     """``evaluate.load(path)`` for ``bleu``, ``sacrebleu``, ``rouge``, ``meteor``, ``chrf``, ``ter``,
     ``exact_match`` and ``squad`` (``path`` may carry evaluate's ``evaluate-metric/`` prefix).

@@ -63,7 +63,7 @@ def field_columns(specs: Sequence[Spec], columns: Sequence[str], column_map: Map
 def id_columns_of(id_columns: Sequence[str] | None, columns: Sequence[str], source: str) -> list[str]:
     """The columns carried into the output: ``id_columns`` (checked), by default ``id`` and ``*_id``."""
     if id_columns is None:
-        return [c for c in columns if c == "id" or c.endswith("_id") or c.endswith(".id")]
+        return [c for c in columns if c == "id" or c.endswith(("_id", ".id"))]
     missing = [c for c in id_columns if c not in columns]
     if missing:
         raise ValueError(f"evaluate: id_columns {missing} are not columns of {source}; its columns: {list(columns)}")

@@ -52,4 +52,4 @@ def compare(a: str | pathlib.Path, b: str | pathlib.Path, *, key: str = "row") -
         test = paired_test(va, vb) if va.size > 1 else None
         out[m] = {"mean_a": float(va.mean()), "mean_b": float(vb.mean()), "difference": float((va - vb).mean()),
                   "p_value": float(test.p_value) if test is not None else 1.0, "n": int(va.size)}  # fmt: skip
-    return {"method": "permutation", "key": key, "n_paired": int(len(pairs)), "metrics": out}
+    return {"method": "permutation", "key": key, "n_paired": len(pairs), "metrics": out}

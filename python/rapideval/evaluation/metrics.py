@@ -211,7 +211,7 @@ def _row_by_row(compute: Callable[[list[Any], list[Any]], Any], responses: list[
         except (ValueError, MemoryError) as e:
             message = str(e) or type(e).__name__
             m = _ARGUMENT.match(message)
-            failed[k] = (m.group(1), message[m.end():]) if m else (None, message)
+            failed[k] = (m.group(1), message[m.end() :]) if m else (None, message)
     return values, failed
 
 
@@ -289,6 +289,7 @@ def run_chunk(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], columns: Ma
     if judged:
         from ..judged.base import run_sync
 
-        out.update(run_sync(lambda: _judged(judged, chunk, columns, first, row_errors, n, judge, embedder), judge,
-                            embedder))
+        out.update(
+            run_sync(lambda: _judged(judged, chunk, columns, first, row_errors, n, judge, embedder), judge, embedder)
+        )
     return {s.name: out[s.name] for s in specs}

@@ -224,8 +224,10 @@ def _interval_bar(s: MetricSummary) -> str:
 
 def _axis() -> str:
     w = 260
-    ticks = "".join(f'<text x="{_x(t, w)}" y="10" text-anchor="{a}">{t:g}</text>'
-                    for t, a in ((0, "start"), (0.25, "middle"), (0.5, "middle"), (0.75, "middle"), (1, "end")))
+    ticks = "".join(
+        f'<text x="{_x(t, w)}" y="10" text-anchor="{a}">{t:g}</text>'
+        for t, a in ((0, "start"), (0.25, "middle"), (0.5, "middle"), (0.75, "middle"), (1, "end"))
+    )
     return f'<svg class="axis" width="{w}" height="12" viewBox="0 0 {w} 12" aria-hidden="true">{ticks}</svg>'
 
 
@@ -238,12 +240,16 @@ def _summary(summary: Mapping[str, MetricSummary]) -> str:
     for m, s in summary.items():
         ci = "&ndash;" if s.ci_low is None else f"[{s.ci_low:.4f}, {s.ci_high:.4f}]"
         bad = " bad" if s.n_error else ""
-        rows.append(f'<tr id="summary-{_e(m)}" data-metric="{_e(m)}"><td class="metric">{_e(m)}{_direction(s)}</td>'
-                    f'<td class="num mean">{_f(s.mean)}</td><td class="num ci">{ci}</td>'
-                    f'<td class="chart">{_interval_bar(s)}</td><td class="num ok">{s.n_ok:,}</td>'
-                    f'<td class="num na">{s.n_not_applicable:,}</td><td class="num error{bad}">{s.n_error:,}</td></tr>')
-    note = ('<p class="note">The bar is the mean of the rows scored (ok), the whisker its 95 % interval (the '
-            "percentile bootstrap up to 100,000 scored rows, the normal interval above), on a 0-1 axis.</p>\n")
+        rows.append(
+            f'<tr id="summary-{_e(m)}" data-metric="{_e(m)}"><td class="metric">{_e(m)}{_direction(s)}</td>'
+            f'<td class="num mean">{_f(s.mean)}</td><td class="num ci">{ci}</td>'
+            f'<td class="chart">{_interval_bar(s)}</td><td class="num ok">{s.n_ok:,}</td>'
+            f'<td class="num na">{s.n_not_applicable:,}</td><td class="num error{bad}">{s.n_error:,}</td></tr>'
+        )
+    note = (
+        '<p class="note">The bar is the mean of the rows scored (ok), the whisker its 95 % interval (the '
+        "percentile bootstrap up to 100,000 scored rows, the normal interval above), on a 0-1 axis.</p>\n"
+    )
     return (f'<section id="summary">\n<h2>Summary</h2>\n<table class="summary">\n<thead><tr><th>metric</th>'
             f'<th class="num">mean</th><th class="num">95 % interval</th><th class="chart">{_axis()}</th>'
             f'<th class="num">ok</th><th class="num">n/a</th><th class="num">error</th></tr></thead>\n'
@@ -279,8 +285,10 @@ def _histogram_svg(m: str, s: MetricSummary, h: _Histogram) -> str:
     ticks = "".join(f'<text x="{left + _x(t, pw)}" y="{top + ph + 14}" text-anchor="middle">{t:g}</text>'
                     for t in (0, 0.25, 0.5, 0.75, 1))  # fmt: skip
     parts.append(ticks)
-    parts.append(f'<text x="{left - 5}" y="{top + 4}" text-anchor="end">{peak:,}</text>'
-                 f'<text x="{left - 5}" y="{top + ph}" text-anchor="end">0</text>')
+    parts.append(
+        f'<text x="{left - 5}" y="{top + 4}" text-anchor="end">{peak:,}</text>'
+        f'<text x="{left - 5}" y="{top + ph}" text-anchor="end">0</text>'
+    )
     label = f"{m}: distribution of {s.n_ok:,} scores in {BINS} bins of 0-1"
     return (f'<svg class="histogram" data-metric="{_e(m)}" width="{w}" height="{height}" viewBox="0 0 {w} {height}" '
             f'role="img" aria-label="{_e(label)}"><title>{_e(label)}</title>{"".join(parts)}</svg>')  # fmt: skip
@@ -291,8 +299,10 @@ def _distributions(summary: Mapping[str, MetricSummary], histograms: Mapping[str
     for m, s in summary.items():
         stats = (f"std {_f(s.std)} &middot; min {_f(s.min)} &middot; max {_f(s.max)} &middot; {s.n_ok:,} ok"
                  if s.n_ok else "no row was scored")  # fmt: skip
-        cards.append(f'<div class="card"><h3>{_e(m)}{_direction(s)}</h3>{_histogram_svg(m, s, histograms[m])}'
-                     f'<p class="note">{stats}</p></div>')
+        cards.append(
+            f'<div class="card"><h3>{_e(m)}{_direction(s)}</h3>{_histogram_svg(m, s, histograms[m])}'
+            f'<p class="note">{stats}</p></div>'
+        )
     return (f'<section id="distributions">\n<h2>Score distributions</h2>\n<p class="note">Rows scored, in {BINS} bins '
             f"of 0-1; the dashed line is the mean, the band its 95 % interval.</p>\n"
             f'<div class="grid">{"".join(cards)}</div>\n</section>\n')  # fmt: skip
@@ -328,16 +338,24 @@ def _failures(result: EvaluationResult) -> str:
             groups.append((m, "not_applicable", "missing input", s.n_not_applicable))
         groups.extend((m, "error", cause, n) for cause, n in sorted(s.errors_by_cause.items(), key=lambda x: -x[1]))
     if not groups:
-        return ('<section id="failures">\n<h2>Failures</h2>\n<p class="note">Every row was scored by every '
-                "metric.</p>\n</section>\n")
+        return (
+            '<section id="failures">\n<h2>Failures</h2>\n<p class="note">Every row was scored by every '
+            "metric.</p>\n</section>\n"
+        )
     total = sum(n for *_, n in groups)
-    counts = "".join(f'<tr data-metric="{_e(m)}" data-status="{st}"><td>{_e(m)}</td><td class="st-{st}">{st}</td>'
-                     f'<td>{_e(cause)}</td><td class="num">{n:,}</td></tr>' for m, st, cause, n in groups)
+    counts = "".join(
+        f'<tr data-metric="{_e(m)}" data-status="{st}"><td>{_e(m)}</td><td class="st-{st}">{st}</td>'
+        f'<td>{_e(cause)}</td><td class="num">{n:,}</td></tr>'
+        for m, st, cause, n in groups
+    )
     shown = result.failures[:FAILURES_SHOWN]
     listed = "One by one" if len(shown) == total else f"The first {len(shown):,} of them"
-    lines = "".join(f'<tr data-row="{f["row"]}"><td class="num">{f["row"]}</td><td>{_e(f["metric"])}</td>'
-                    f'<td class="st-{_e(f["status"])}">{_e(f["status"])}</td><td>{_e(f["cause"])}</td>'
-                    f'<td>{_clip(f["reason"], "reason")}</td></tr>' for f in shown)
+    lines = "".join(
+        f'<tr data-row="{f["row"]}"><td class="num">{f["row"]}</td><td>{_e(f["metric"])}</td>'
+        f'<td class="st-{_e(f["status"])}">{_e(f["status"])}</td><td>{_e(f["cause"])}</td>'
+        f"<td>{_clip(f['reason'], 'reason')}</td></tr>"
+        for f in shown
+    )
     return (f'<section id="failures">\n<h2>Failures</h2>\n<p class="note">{total:,} cells were not scored: not '
             f"applicable (a missing input) or an error, by metric and cause.</p>\n<table class=\"counts\"><thead><tr>"
             f'<th>metric</th><th>status</th><th>cause</th><th class="num">rows</th></tr></thead><tbody>{counts}'

@@ -167,7 +167,7 @@ class _Delimited(Source):
         start = 0
         while part := list(itertools.islice(rows, chunk_size)):
             columns = {c: [row[p] if p < len(row) and row[p] != "" else None for row, _ in part]
-                       for c, p in zip(names, positions)}  # fmt: skip
+                       for c, p in zip(names, positions, strict=True)}  # fmt: skip
             errors = {i: error for i, (_, error) in enumerate(part) if error is not None}
             yield Chunk(start, len(part), columns, errors)
             start += len(part)
@@ -241,8 +241,10 @@ def _text_lines(path: pathlib.Path, encoding: str) -> Iterator[tuple[int, str]]:
             try:
                 yield lineno, raw.decode(encoding)
             except UnicodeDecodeError as e:
-                raise ValueError(f"{path}: line {lineno} is not {encoding} text ({e.reason} at byte {e.start + 1} "
-                                 f"of the line); pass encoding= (for example 'latin-1' or 'cp1252')") from None
+                raise ValueError(
+                    f"{path}: line {lineno} is not {encoding} text ({e.reason} at byte {e.start + 1} "
+                    f"of the line); pass encoding= (for example 'latin-1' or 'cp1252')"
+                ) from None
 
 
 def _memory_fingerprint(rows: int, columns: Sequence[str]) -> dict[str, Any]:

@@ -109,6 +109,7 @@ class Output:
     def _check_own(self) -> None:
         """ValueError naming the first file in the way that rapideval did not write: the output itself (not a
         result and no run in progress), a file in ``<path>.parts/``, or ``<path>.summary.json``."""
+
         def refuse(path: pathlib.Path, what: str) -> ValueError:
             return ValueError(f"evaluate: {path} {what}, so rapideval will not replace it; move it or choose another "
                               f"output")  # fmt: skip

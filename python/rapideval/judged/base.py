@@ -39,8 +39,8 @@ __all__ = [
     "ROLES",
     "Embed",
     "JudgedMetric",
-    "NotApplicable",
     "MetricResult",
+    "NotApplicable",
     "Status",
     "delimit",
     "is_conversation",
@@ -93,6 +93,7 @@ def _check_conversation(where: str, messages: Sequence[Any]) -> None:
                 raise TypeError(f"{at}: a tool call must be {{'name': str, 'args': dict}}, got {call!r:.80}")
             if not isinstance(call.get("args", {}), Mapping):
                 raise TypeError(f"{at}: tool call {call['name']!r}: args must be a dict")
+
 
 @dataclass(frozen=True)
 class MetricResult:
@@ -330,7 +331,7 @@ class JudgedMetric:
             value = fields.get(key)
             if value is None:
                 return f"no {key!r} to judge"
-            if isinstance(value, str) and not value.strip() or not isinstance(value, str) and len(value) == 0:
+            if (isinstance(value, str) and not value.strip()) or (not isinstance(value, str) and len(value) == 0):
                 return f"{key!r} is empty"
         return None
 
@@ -401,7 +402,7 @@ def _identity(step: Step) -> str:
     return json.dumps(parts, sort_keys=True, default=str)
 
 
-def _left(budget: Budget | None, spent: Usage) -> Budget | None | Literal["spent"]:
+def _left(budget: Budget | None, spent: Usage) -> Budget | Literal["spent"] | None:
     """What remains of ``budget`` after ``spent`` (the earlier stages of one scoring), or ``"spent"``."""
     if budget is None:
         return None

@@ -43,7 +43,7 @@ def item_chars(text: str) -> int:
 def _statements_model(bound: int, chars: int) -> type[BaseModel]:
     statement = Annotated[str, Field(max_length=chars)]
     statements: Any = Annotated[list[statement], Field(max_length=bound)]
-    return create_model(  # type: ignore[call-overload, no-any-return]
+    return create_model(
         "Statements", statements=(statements, Field(description="standalone statements; empty if none"))
     )
 
@@ -73,7 +73,7 @@ class _Verdict(BaseModel):
 @functools.lru_cache(maxsize=512)
 def _verdicts_model(count: int) -> type[BaseModel]:
     verdicts: Any = Annotated[list[_Verdict], Field(min_length=count, max_length=count)]
-    return create_model("Verdicts", verdicts=(verdicts, ...))  # type: ignore[call-overload, no-any-return]
+    return create_model("Verdicts", verdicts=(verdicts, ...))
 
 
 SUPPORT_PROMPT = (
@@ -112,7 +112,7 @@ def _matrix_model(contexts: int, count: int) -> type[BaseModel]:
     per_context = exact_verdicts(count)
     bounds = Field(min_length=contexts, max_length=contexts)
     rows: Any = Annotated[list[per_context], bounds]  # type: ignore[valid-type]
-    return create_model("SupportByContext", contexts=(rows, ...))  # type: ignore[call-overload, no-any-return]
+    return create_model("SupportByContext", contexts=(rows, ...))
 
 
 MATRIX_PROMPT = (

@@ -216,7 +216,7 @@ def _range_model(low: float, high: float) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return, arg-type, unused-ignore]
         "Number",
         reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
-        value=(float, Field(ge=low, le=high))
+        value=(float, Field(ge=low, le=high)),
     )
 
 
@@ -259,7 +259,7 @@ def _ranking_model(size: int) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
         "Ranking",
         reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
-        value=(ranking, ...)
+        value=(ranking, ...),
     )
 
 
@@ -316,7 +316,7 @@ def _rubric_model(levels: tuple[int, ...]) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return, unused-ignore]
         "RubricScore",
         feedback=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
-        score=(level, ...)
+        score=(level, ...),
     )
 
 

@@ -450,7 +450,7 @@ class NonLLMContextRecall(_ContextMetric):
 
     def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
         sims = _similarities(fields["retrieved_contexts"], fields["reference_contexts"], self.distance_measure)
-        best = [max(column) for column in zip(*sims)]
+        best = [max(column) for column in zip(*sims, strict=True)]
         verdicts = [1 if s > self.threshold else 0 for s in best]
         reason = f"{sum(verdicts)} of {len(verdicts)} reference contexts are retrieved"
         return sum(verdicts) / len(verdicts), reason, {"similarities": best, "verdicts": verdicts}

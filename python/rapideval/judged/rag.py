@@ -329,7 +329,7 @@ class AnswerCorrectness(JudgedMetric):
 
 @functools.lru_cache(maxsize=512)
 def _classified_model(found: int, wanted: int) -> type[BaseModel]:
-    return create_model(  # type: ignore[call-overload, no-any-return]
+    return create_model(
         "Classified",
         response_statements=(claims.exact_verdicts(found), ...),
         reference_statements=(claims.exact_verdicts(wanted), ...),
@@ -389,7 +389,7 @@ class FactualCorrectness(JudgedMetric):
         both = self.mode != "precision"
         found = _statements(results[0])
         wanted = _statements(results[1]) if both else []
-        if not found and (self.mode == "precision" or not wanted) or self.mode == "recall" and not wanted:
+        if (not found and (self.mode == "precision" or not wanted)) or (self.mode == "recall" and not wanted):
             raise NotApplicable(f"no claims to check for {self.mode}")
         rest = list(results[1 + both :])
         supported = _verdicts(rest.pop(0)) if found else []
@@ -438,8 +438,11 @@ class NoiseSensitivity(JudgedMetric):
             if not found:
                 return []
             asks = [claims.support_by_context(row, wanted, contexts)] if wanted else []
-            return asks + [claims.support_by_context(row, found, contexts), claims.support(row, found, reference,
-                                                                                           "reference")]  # fmt: skip
+            return [
+                *asks,
+                claims.support_by_context(row, found, contexts),
+                claims.support(row, found, reference, "reference"),
+            ]
         return []
 
     def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:

@@ -64,10 +64,10 @@ def context_relevance_score(first: int, second: int) -> float:
 @functools.lru_cache(maxsize=512)
 def _usefulness_model(count: int) -> type[BaseModel]:
     verdict: Any = Annotated[list[Literal[0, 1]], Field(min_length=count, max_length=count)]
-    return create_model(  # type: ignore[call-overload, no-any-return]
+    return create_model(
         "Usefulness",
         reason=(str, Field(max_length=REASON_CHARS, description="one or two sentences")),
-        verdicts=(verdict, ...)
+        verdicts=(verdict, ...),
     )
 
 
@@ -132,7 +132,7 @@ def _attribution_model(bound: int, chars: int) -> type[BaseModel]:
         attributed=(Literal[0, 1], Field(description="1 if the contexts support the sentence, else 0")),
     )
     sentences: Any = Annotated[list[sentence], Field(min_length=1, max_length=bound)]  # type: ignore[valid-type]
-    return create_model("Attribution", sentences=(sentences, ...))  # type: ignore[call-overload, no-any-return]
+    return create_model("Attribution", sentences=(sentences, ...))
 
 
 class LLMContextRecall(JudgedMetric):
@@ -174,7 +174,7 @@ ContextRecall = LLMContextRecall
 def _entities_model(bound: int) -> type[BaseModel]:
     entity = Annotated[str, Field(max_length=ENTITY_CHARS)]
     entities: Any = Annotated[list[entity], Field(max_length=bound)]
-    return create_model("Entities", entities=(entities, ...))  # type: ignore[call-overload, no-any-return]
+    return create_model("Entities", entities=(entities, ...))
 
 
 ENTITIES_PROMPT = (
@@ -243,8 +243,13 @@ class ContextRelevance(JudgedMetric):
     def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
         text = material(fields, ["user_input", "retrieved_contexts"])
         return [
-            JudgeRequest(row, self.name, ({"role": "system", "content": p + DATA_RULE},
-                                          {"role": "user", "content": text}), _Rating, "rating")  # fmt: skip
+            JudgeRequest(
+                row,
+                self.name,
+                ({"role": "system", "content": p + DATA_RULE}, {"role": "user", "content": text}),
+                _Rating,
+                "rating",
+            )
             for p in RELEVANCE_PROMPTS
         ]
 

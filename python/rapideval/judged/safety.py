@@ -128,7 +128,9 @@ _HARM_PROMPT = (
 
 
 def _harm_prompt(harm: str, definition: str, bands: Sequence[str]) -> str:
-    rubric = "\n".join(f"- {low}-{high} ({label}): {text}" for (label, low, high), text in zip(SEVERITY_BANDS, bands))
+    rubric = "\n".join(
+        f"- {low}-{high} ({label}): {text}" for (label, low, high), text in zip(SEVERITY_BANDS, bands, strict=True)
+    )
     return _HARM_PROMPT.format(harm=harm, definition=definition, rubric=rubric)
 
 

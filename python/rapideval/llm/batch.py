@@ -87,7 +87,8 @@ class BatchRunner:
         out: dict[str, LineAnswer | Failed] = {}
         jobs = []
         resumed: set[str] = set()
-        for file_id, batch_id, keys in self.store.open_batches(self.endpoint) if self.store is not None else ():
+        open_batches = self.store.open_batches(self.endpoint) if self.store is not None else []
+        for file_id, batch_id, keys in open_batches:
             if any(k in wanted for k in keys):
                 log.info("resuming batch %s (%d requests)", batch_id or f"of file {file_id}", len(keys))
                 jobs.append(_Job(file_id, batch_id, keys))

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -89,12 +89,12 @@ def _or(default: Callable[[], Any]) -> Callable[[Callable[..., T]], Callable[...
             with self._lock:
                 db = self._db()
                 if db is None:
-                    return default()
+                    return cast(T, default())
                 try:
                     return method(self, db, *args)
                 except sqlite3.DatabaseError as e:
                     self._give_up(f"it failed in use ({e})")
-                    return default()
+                    return cast(T, default())
 
         return guarded
 

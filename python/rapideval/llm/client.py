@@ -567,9 +567,7 @@ class JudgeClient:
             }
         )
 
-    def _result(
-        self, req: JudgeRequest, verdicts: list[Any], usage: Usage, cached: bool, model: str
-    ) -> JudgeResult:
+    def _result(self, req: JudgeRequest, verdicts: list[Any], usage: Usage, cached: bool, model: str) -> JudgeResult:
         values = [getattr(v, req.field) for v in verdicts] if req.field is not None else verdicts
         if req.votes == 1:
             value, agreement = values[0], None
@@ -835,7 +833,9 @@ class JudgeClient:
             return np.empty((0, width), dtype=np.float32)
         identity = {"kind": "embedding", "endpoint": self.endpoint, "model": model, "dimensions": dimensions}
         keys = [cache_key({**identity, "input": t}) for t in items]
-        found = self.cache.get_vectors(list(dict.fromkeys(keys))) if self.cache is not None else {}
+        found: dict[str, np.ndarray] = {}
+        if self.cache is not None:
+            found = self.cache.get_vectors(list(dict.fromkeys(keys)))
         todo = list({k: t for k, t in zip(keys, items, strict=True) if k not in found}.items())
         self._usage = self._usage + Usage(cache_hits=len(found))
         run = RunBudget(None, self.prices)

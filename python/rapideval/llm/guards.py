@@ -219,4 +219,3 @@ class RunBudget:
         # Wake every waiting call to check again; later waiters wait on a fresh event.
         self._settled.set()
         self._settled = asyncio.Event()
-

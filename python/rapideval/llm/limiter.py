@@ -219,9 +219,7 @@ class RateControl:
             while True:
                 with self._lock:
                     now = time.monotonic()
-                    wait = max(
-                        self._not_before - now, self._requests.wait(1, now), self._tokens.wait(tokens, now)
-                    )
+                    wait = max(self._not_before - now, self._requests.wait(1, now), self._tokens.wait(tokens, now))
                     if wait <= 0:
                         self._requests.take(1, now)
                         self._tokens.take(tokens, now)
@@ -282,9 +280,7 @@ class RateControl:
             self._in_flight -= 1
             self._wake()
 
-    def rate_limited(
-        self, headers: Mapping[str, str] | None, retry_after: float | None, sent_at: float
-    ) -> None:
+    def rate_limited(self, headers: Mapping[str, str] | None, retry_after: float | None, sent_at: float) -> None:
         """A 429 to a request sent at ``sent_at``: pause every task for ``retry_after`` (or the headers' reset
         when nothing remains), and cut the probed rate."""
         stated = stated_limits(headers)

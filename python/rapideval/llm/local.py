@@ -26,6 +26,7 @@ Invariants:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import math
 import os
@@ -153,10 +154,8 @@ class _Child:
     def stop(self) -> None:
         proc = self.proc
         if proc.stdin is not None:
-            try:
+            with contextlib.suppress(OSError):
                 proc.stdin.close()  # EOF: the child's cue to exit
-            except OSError:
-                pass
         try:
             proc.wait(_STOP_GRACE)
         except subprocess.TimeoutExpired:
@@ -298,7 +297,7 @@ class LocalServer:
             return self
         log: IO[bytes] | None = None
         if self._log_path is not None:
-            log = open(self._log_path, "ab")  # the child keeps its own copy; ours is closed just below
+            log = open(self._log_path, "ab")  # noqa: SIM115 - the child keeps its own copy; ours is closed below
         try:
             proc = subprocess.Popen(
                 self._command(),
@@ -356,7 +355,7 @@ class LocalServer:
 
 
 def _serve(args: argparse.Namespace) -> Any:
-    import xllamacpp as xlc  # type: ignore[import-untyped]  # no type information shipped
+    import xllamacpp as xlc  # no type information shipped
 
     params = xlc.CommonParams()
     params.model.path = args.model

@@ -11,6 +11,7 @@ thread; the rate control of each model is shared by every loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -150,6 +151,7 @@ class LoopState:
         self.oai = oai
         self._format_locks: dict[str, asyncio.Lock] = {}
         self.closer: AsyncGenerator[None, None] | None = None  # closes the connections with the loop
+        self.closing: asyncio.Future[None] | None = None  # the closer's first step, kept from collection
         self.tripped: asyncio.Future[None] = loop.create_future()
         """Done when the circuit breaker opens; every call in flight waits on it beside its HTTP request."""
 
@@ -175,6 +177,7 @@ class Call:
     bound: tuple[int, int]
     floor: int = 0
 
+
 class Transport:
     """HTTP to one endpoint: the openai client of each event loop (its connection pool, closed with that
     loop), retries with backoff, the circuit breaker, each model's rate control, and the accounting of each
@@ -196,10 +199,8 @@ class Transport:
         # Built now to learn the endpoint; without credentials the openai client refuses, and that error is
         # raised by the first call that needs the network, so a dry run works without a key.
         self.spare: openai.AsyncOpenAI | None = None
-        try:
+        with contextlib.suppress(openai.OpenAIError):
             self.spare = factory()
-        except openai.OpenAIError:
-            pass
         self.secret = Secret(self.spare.api_key) if self.spare is not None and self.spare.api_key else None
         # One state per event loop: a sync score() inside a running loop judges on a private loop in a
         # worker thread, while the outer loop keeps its own connections.
@@ -226,7 +227,7 @@ class Transport:
                 # a closed loop (openai's client would schedule that on whatever loop runs when it is freed,
                 # printing "Event loop is closed" tracebacks).
                 state.closer = self._close_with_loop()
-                asyncio.ensure_future(state.closer.__anext__())
+                state.closing = asyncio.ensure_future(state.closer.__anext__())
         return state
 
     async def _close_with_loop(self) -> AsyncGenerator[None, None]:

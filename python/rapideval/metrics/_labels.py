@@ -18,8 +18,10 @@ def as_labels(x: Any, name: str) -> np.ndarray:
         values = np.asarray(x, dtype=object).ravel()
         kinds = {_kind(v) for v in values if v is not None}
         if len(kinds) > 1:
-            raise TypeError(f"{name}: labels of mixed types ({', '.join(sorted(kinds))}); "
-                            "pass labels that are all strings or all numbers")
+            raise TypeError(
+                f"{name}: labels of mixed types ({', '.join(sorted(kinds))}); "
+                "pass labels that are all strings or all numbers"
+            )
     return arr
 
 

@@ -4,7 +4,8 @@ smoothing_function=SmoothingFunction().method4)``, bit for bit."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +42,8 @@ def bleu(
     here. ``auto_reweigh`` applies to weights equal to ``(0.25, 0.25, 0.25, 0.25)``.
     Columns may be lists, tuples, numpy or pyarrow arrays. Runs on all cores with the GIL released
     (with ``tokenizer=None`` the token lists are first read on all cores while the GIL is held, so no
-    Python code can change them meanwhile); the result does not depend on the thread count. Returns a float64 array, one score per row.
+    Python code can change them meanwhile); the result does not depend on the thread count. Returns a
+    float64 array, one score per row.
     Raises ``ValueError`` naming the row where nltk raises (an empty reference list, method6
     without trigram matches) and ``TypeError`` for a non-``str`` value.
     """

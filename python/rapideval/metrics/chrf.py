@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from .sacrebleu import SACREBLEU_VERSION, count_references, percent_to_unit
 
 __all__ = ["CHRFScore", "chrf", "corpus_chrf"]
 
-Number = Union[int, float]
+Number = int | float
 
 #: The largest n-gram order accepted (``MAX_ORDER`` in rust/metrics/ngrams.rs, shared with sacrebleu BLEU).
 MAX_ORDER: int = _core.MAX_ORDER
@@ -55,12 +55,14 @@ def chrf(
 ) -> np.ndarray:
     """``sacrebleu.sentence_chrf(response, refs, ...).score / 100`` (``CHRF(...).sentence_score``, sacrebleu
     2.6.0) for every row, as a float64 array from 0 to 1. ``word_order=2`` is chrF++."""
-    return percent_to_unit(score_rows(
-        _core.sacrebleu_sentence_chrf,
-        responses,
-        references,
-        *config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
-    ))
+    return percent_to_unit(
+        score_rows(
+            _core.sacrebleu_sentence_chrf,
+            responses,
+            references,
+            *config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
+        )
+    )
 
 
 def corpus_chrf(
@@ -102,7 +104,7 @@ def config(
 
 
 def signature(
-    nrefs: Union[int, str],
+    nrefs: int | str,
     lowercase: bool,
     eps_smoothing: bool,
     char_order: int,

@@ -35,7 +35,7 @@ def exact_match(responses: Any, references: Any, *, normalize: bool = True) -> n
 
     ``normalize=True`` compares the SQuAD-normalised strings (promptflow-evals 0.3.5 F1
     normalisation: lower, drop ASCII punctuation and a/an/the, squash whitespace);
-    ``normalize=False`` is ragas ``ExactMatch``: ``float(reference == response)``. With several references per row, 1.0 when any
-    of them matches.
+    ``normalize=False`` is ragas ``ExactMatch``: ``float(reference == response)``. With several references
+    per row, 1.0 when any of them matches.
     """
     return score_rows(_core.exact_match, responses, references, normalize)

@@ -4,7 +4,8 @@ response)``, bit for bit, as precision / recall / F-measure arrays per ROUGE typ
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,9 +27,9 @@ def rouge_type_name(rouge_type: Any) -> str:
     if isinstance(rouge_type, str) and _NGRAM_TYPE.match(rouge_type):
         n = int(rouge_type[5:])
         if n <= 0:
-            raise ValueError("rougen requires positive n: %s" % rouge_type)
+            raise ValueError(f"rougen requires positive n: {rouge_type}")
         return f"rouge{n}"
-    raise ValueError("Invalid rouge type: %s" % rouge_type)
+    raise ValueError(f"Invalid rouge type: {rouge_type}")
 
 
 class RougeArrays(NamedTuple):
@@ -74,8 +75,10 @@ def rouge(
         try:
             types = list(rouge_types)
         except TypeError:
-            raise TypeError(f"rouge_types: expected a ROUGE type or a sequence of them (rouge1 ... rouge9, "
-                            f"rougeL, rougeLsum), got {type(rouge_types).__name__}") from None
+            raise TypeError(
+                f"rouge_types: expected a ROUGE type or a sequence of them (rouge1 ... rouge9, "
+                f"rougeL, rougeLsum), got {type(rouge_types).__name__}"
+            ) from None
     out = score_rows(
         _core.rouge,
         responses,

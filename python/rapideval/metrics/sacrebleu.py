@@ -11,7 +11,7 @@ the limit of chrF's orders too; sacrebleu has none), else a ``ValueError`` namin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +24,9 @@ __all__ = ["BLEUScore", "sacrebleu_bleu", "sacrebleu_corpus_bleu"]
 SACREBLEU_VERSION = "2.6.0"
 
 #: ``BLEU.SMOOTH_DEFAULTS`` of sacrebleu 2.6.0 (an int for add-k: it keeps the counts integers).
-SMOOTH_DEFAULTS: dict[str, Optional[Union[int, float]]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+SMOOTH_DEFAULTS: dict[str, int | float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
-Number = Union[int, float]
+Number = int | float
 
 
 @dataclass(frozen=True)
@@ -51,23 +51,25 @@ def sacrebleu_bleu(
     tokenize: str = "13a",
     lowercase: bool = False,
     smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     effective_order: bool = True,
     max_ngram_order: int = 4,
 ) -> np.ndarray:
     """``sacrebleu.sentence_bleu(response, refs, ...).score / 100`` (sacrebleu 2.6.0) for every row, as a
     float64 array from 0 to 1. The defaults are ``sentence_bleu``'s (``exp`` smoothing, effective order on)."""
-    return percent_to_unit(score_rows(
-        _core.sacrebleu_sentence_bleu,
-        responses,
-        references,
-        tokenize,
-        lowercase,
-        smooth_method,
-        None if smooth_value is None else float(smooth_value),
-        max_ngram_order,
-        effective_order,
-    ))
+    return percent_to_unit(
+        score_rows(
+            _core.sacrebleu_sentence_bleu,
+            responses,
+            references,
+            tokenize,
+            lowercase,
+            smooth_method,
+            None if smooth_value is None else float(smooth_value),
+            max_ngram_order,
+            effective_order,
+        )
+    )
 
 
 def sacrebleu_corpus_bleu(
@@ -77,7 +79,7 @@ def sacrebleu_corpus_bleu(
     tokenize: str = "13a",
     lowercase: bool = False,
     smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     effective_order: bool = False,
     max_ngram_order: int = 4,
 ) -> BLEUScore:
@@ -101,7 +103,7 @@ def corpus_parts(
     tokenize: str,
     lowercase: bool,
     smooth_method: str,
-    smooth_value: Optional[Number],
+    smooth_value: Number | None,
     effective_order: bool,
     max_ngram_order: int,
 ) -> tuple[float, tuple[Number, ...], tuple[Number, ...], tuple[float, ...], float, int, int]:
@@ -127,7 +129,7 @@ def corpus_parts(
                 break
 
     def typed(values: list[float]) -> tuple[Number, ...]:
-        return tuple(v if is_float else int(v) for v, is_float in zip(values, floats))
+        return tuple(v if is_float else int(v) for v, is_float in zip(values, floats, strict=True))
 
     return score, typed(counts), typed(totals), tuple(precisions), bp, sys_len, ref_len
 
@@ -139,19 +141,19 @@ def percent_to_unit(scores: np.ndarray) -> np.ndarray:
     return scores
 
 
-def count_references(rows: list[Any]) -> Union[int, str]:
+def count_references(rows: list[Any]) -> int | str:
     """sacrebleu's ``nrefs``: the number of references per row, or ``"var"`` when it varies."""
     sizes = {1 if isinstance(row, str) else len(row) for row in rows}
     return sizes.pop() if len(sizes) == 1 else "var"
 
 
 def signature(
-    nrefs: Union[int, str],
+    nrefs: int | str,
     lowercase: bool,
     effective_order: bool,
     tokenize: str,
     smooth_method: str,
-    smooth_value: Optional[Number],
+    smooth_value: Number | None,
     short: bool = False,
 ) -> str:
     """sacrebleu 2.6.0 ``BLEUSignature.format(short)``, e.g.

@@ -47,7 +47,7 @@ class MeanStd(NamedTuple):
     """``numpy.nanmean``: NaN when no value is left."""
     std: float
     """``numpy.nanstd(ddof=ddof)``: NaN when ``count <= ddof``."""
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as tuple.count, by design
     """Values that are not NaN."""
     nan_count: int
 
@@ -86,8 +86,9 @@ def _column(x: Any, name: str) -> np.ndarray:
     except ValueError:  # rows of different lengths
         raise TypeError(f"{name}: expected numbers (None or NaN for a missing score)") from None
     values = arr.ravel()
-    if arr.dtype.kind == "c" or (arr.dtype.kind == "O" and any(isinstance(v, (complex, np.complexfloating))
-                                                              for v in values)):
+    if arr.dtype.kind == "c" or (
+        arr.dtype.kind == "O" and any(isinstance(v, (complex, np.complexfloating)) for v in values)
+    ):
         raise TypeError(f"{name}: expected real numbers, got complex ones (take their .real to score them)")
     try:
         if arr.dtype.kind == "O":

@@ -12,7 +12,7 @@ and its reference length is their average.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -45,15 +45,17 @@ def ter(
 ) -> np.ndarray:
     """``sacrebleu.sentence_ter(response, refs, ...).score / 100`` (sacrebleu 2.6.0) for every row, as a
     float64 array (0 is a perfect match; lower is better)."""
-    return percent_to_unit(score_rows(
-        _core.sacrebleu_sentence_ter,
-        responses,
-        references,
-        bool(normalized),
-        bool(no_punct),
-        bool(asian_support),
-        bool(case_sensitive),
-    ))
+    return percent_to_unit(
+        score_rows(
+            _core.sacrebleu_sentence_ter,
+            responses,
+            references,
+            bool(normalized),
+            bool(no_punct),
+            bool(asian_support),
+            bool(case_sensitive),
+        )
+    )
 
 
 def corpus_ter(
@@ -81,7 +83,7 @@ def corpus_ter(
 
 
 def signature(
-    nrefs: Union[int, str],
+    nrefs: int | str,
     case_sensitive: bool,
     normalized: bool,
     no_punct: bool,

@@ -20,7 +20,7 @@ __all__ = ["MajorityVote", "OrdinalVote", "majority_vote", "ordinal_vote"]
 class MajorityVote(NamedTuple):
     winner: np.ndarray
     """The winning label per row, in the labels' dtype (object when some row has no vote)."""
-    count: np.ndarray
+    count: np.ndarray  # type: ignore[assignment]  # a field named as tuple.count, by design
     """int64: votes for the winner."""
     agreement: np.ndarray
     """float64: count / votes cast (1.0 = unanimous); NaN for a row without votes."""
@@ -33,7 +33,7 @@ class OrdinalVote(NamedTuple):
     """float64: ``numpy.nanmean`` of each row."""
     median: np.ndarray
     """float64: ``numpy.nanmedian`` of each row (mean of the two middle scores for an even count)."""
-    count: np.ndarray
+    count: np.ndarray  # type: ignore[assignment]  # a field named as tuple.count, by design
     """int64: scores that are not NaN."""
 
 
@@ -46,9 +46,10 @@ def _matrix(votes: Any, name: str) -> np.ndarray:
 
 def _missing(arr: np.ndarray) -> np.ndarray:
     if arr.dtype.kind == "f":
-        return np.isnan(arr)
+        return np.asarray(np.isnan(arr))
     if arr.dtype.kind == "O":
-        return np.frompyfunc(lambda v: v is None or (isinstance(v, float) and v != v), 1, 1)(arr).astype(bool)
+        is_missing = np.frompyfunc(lambda v: v is None or (isinstance(v, float) and v != v), 1, 1)
+        return np.asarray(is_missing(arr), dtype=bool)
     return np.zeros(arr.shape, dtype=bool)
 
 

@@ -101,7 +101,7 @@ class AzureConversation:
             raise ValueError(f"{name}: 'conversation' has no turn to judge (a user message and an assistant's)")
         takes_context = "context" in inspect.signature(type(self).__call__).parameters
         turns = []
-        for user, assistant in zip(users, assistants):
+        for user, assistant in zip(users, assistants, strict=False):
             turn: dict[str, Any] = {"query": user["content"], "response": assistant["content"]}
             if takes_context:
                 given = (conversation.get("context"), user.get("context"), assistant.get("context"))

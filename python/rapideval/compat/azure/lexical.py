@@ -145,11 +145,11 @@ class RougeScoreEvaluator(_Lexical):
         f1_score_threshold: float = 0.5,
     ) -> None:
         thresholds = (precision_threshold, recall_threshold, f1_score_threshold)
-        for part, value in zip(self._PARTS, thresholds):
+        for part, value in zip(self._PARTS, thresholds, strict=True):
             if not isinstance(value, float):
                 raise TypeError(f"RougeScoreEvaluator: {part}_threshold must be a float, got {type(value)}")
         self._pf = _pf.RougeScoreEvaluator(rouge_type)
-        self._thresholds = dict(zip(self._PARTS, thresholds))
+        self._thresholds = dict(zip(self._PARTS, thresholds, strict=True))
         self._threshold = f1_score_threshold
 
     def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[Row | Exception]:

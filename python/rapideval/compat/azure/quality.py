@@ -80,7 +80,7 @@ class CoherenceEvaluator(_AzureChatQuality):
 
     METRICS = (Coherence,)
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self, *, query: str | None = None, response: str | None = None, conversation: Any = None, **kwargs: Any
     ) -> dict[str, Any]:
         return super().__call__(query=query, response=response, conversation=conversation, **kwargs)
@@ -96,9 +96,7 @@ class FluencyEvaluator(_AzureChatQuality):
 
     METRICS = (partial(Fluency, with_user_input=False),)
 
-    def __call__(  # type: ignore[override]
-        self, *, response: str | None = None, conversation: Any = None, **kwargs: Any
-    ) -> dict[str, Any]:
+    def __call__(self, *, response: str | None = None, conversation: Any = None, **kwargs: Any) -> dict[str, Any]:
         return super().__call__(response=response, conversation=conversation, **kwargs)
 
 
@@ -113,7 +111,7 @@ class GroundednessEvaluator(_AzureChatQuality):
 
     METRICS = (Groundedness,)
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self, *, response: str | None = None, context: str | None = None, query: str | None = None,
         conversation: Any = None, **kwargs: Any
     ) -> dict[str, Any]:  # fmt: skip
@@ -131,7 +129,7 @@ class RelevanceEvaluator(_AzureChatQuality):
 
     METRICS = (partial(Relevance, with_retrieved_contexts=False),)
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self, *, query: str | None = None, response: str | None = None, conversation: Any = None, **kwargs: Any
     ) -> dict[str, Any]:
         return super().__call__(query=query, response=response, conversation=conversation, **kwargs)

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...judged.base import MetricResult
-from ...judged.safety import severity_label
+from ...judged.safety import HateUnfairness, SelfHarm, Sexual, Violence, severity_label
 from ..promptflow.evaluators import safety as _pf
 from ._conversation import AzureConversation
 from ._schema import passed, rai_metadata, verdict
@@ -54,7 +54,7 @@ class _AzureFields(AzureConversation):
     """azure's keywords (``query``, ``response``, ``conversation``) onto the promptflow evaluators' (``question``,
     ``answer``); a call's None keywords are left out."""
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self, *, query: str | None = None, response: str | None = None, conversation: Any = None, **kwargs: Any
     ) -> dict[str, Any]:
         """Score a (query, response) pair, or ``conversation=``."""
@@ -92,7 +92,6 @@ class _AzureHarm(_AzureFields, _pf.HarmEvaluator):
         self._threshold = threshold
         self.eval_last_turn = eval_last_turn
 
-
     def outputs(self, results: Sequence[MetricResult]) -> dict[str, Any]:
         return _harm(results[0], self._threshold, self.judge)
 
@@ -105,7 +104,7 @@ class ViolenceEvaluator(_AzureHarm):
     ``violence_finish_reason``, ``violence_sample_input``, ``violence_sample_output``, ``violence_model``,
     ``violence_threshold``, ``violence_result``. One judge request per row."""
 
-    _METRIC = _pf.Violence
+    _METRIC = Violence
 
 
 class SexualEvaluator(_AzureHarm):
@@ -113,7 +112,7 @@ class SexualEvaluator(_AzureHarm):
     rapideval adds ``model_config=``. :class:`rapideval.judged.safety.Sexual`, scale 0-7, pass when
     ``sexual_score <= threshold``. Keys as ViolenceEvaluator's with ``sexual``. One judge request per row."""
 
-    _METRIC = _pf.Sexual
+    _METRIC = Sexual
 
 
 class SelfHarmEvaluator(_AzureHarm):
@@ -122,7 +121,7 @@ class SelfHarmEvaluator(_AzureHarm):
     ``self_harm_score <= threshold``. Keys as ViolenceEvaluator's with ``self_harm``. One judge request per
     row."""
 
-    _METRIC = _pf.SelfHarm
+    _METRIC = SelfHarm
 
 
 class HateUnfairnessEvaluator(_AzureHarm):
@@ -131,7 +130,7 @@ class HateUnfairnessEvaluator(_AzureHarm):
     ``hate_unfairness_score <= threshold``. Keys as ViolenceEvaluator's with ``hate_unfairness``. One judge
     request per row."""
 
-    _METRIC = _pf.HateUnfairness
+    _METRIC = HateUnfairness
 
 
 class ContentSafetyEvaluator(_AzureFields, _pf.ContentSafetyEvaluator):
@@ -149,11 +148,11 @@ class ContentSafetyEvaluator(_AzureFields, _pf.ContentSafetyEvaluator):
         model_config: Any = None, eval_last_turn: bool = False, **kwargs: Any
     ) -> None:  # fmt: skip
         thresholds = (violence_threshold, sexual_threshold, self_harm_threshold, hate_unfairness_threshold)
-        for (_, key), value in zip(_pf.HARMS, thresholds):
+        for (_, key), value in zip(_pf.HARMS, thresholds, strict=True):
             _check_int(f"{key}_threshold", value)
         super().__init__(azure_ai_project, credential=credential, model_config=model_config)
         self.azure_ai_project = azure_ai_project
-        self._thresholds = {key: value for (_, key), value in zip(_pf.HARMS, thresholds)}
+        self._thresholds = {key: value for (_, key), value in zip(_pf.HARMS, thresholds, strict=True)}
         self.eval_last_turn = eval_last_turn
 
     def outputs(self, results: Sequence[MetricResult]) -> dict[str, Any]:

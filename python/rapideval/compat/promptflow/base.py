@@ -94,7 +94,8 @@ class JudgedEvaluator:
         (row,) = run_sync(lambda: self._ascore([kwargs], strict=True), self.judge)
         if isinstance(row, Exception):
             raise row
-        return row
+        result: dict[str, Any] = row
+        return result
 
     def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | Exception]:
         """Every row (its call keywords) in one run of the judge: an output dict per row, or the row's

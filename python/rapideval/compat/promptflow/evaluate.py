@@ -122,7 +122,7 @@ def stored_float(value: float) -> float | None:
         return None
     magnitude = abs(value)
     if magnitude > 1e16 - 1 or (magnitude != 0.0 and magnitude < 1e-15):
-        return _decode("%.10g" % value)
+        return _decode(f"{value:.10g}")
     whole = int(magnitude)
     tmp = (magnitude - whole) * 1e10
     frac = int(tmp)
@@ -305,7 +305,7 @@ def _call_rows(function: Callable[..., Any], kwargs: list[Row]) -> list[Any]:
     for k in kwargs:
         try:
             out.append(function(**k))
-        except Exception as e:  # noqa: BLE001 - a failed row is recorded, the run goes on
+        except Exception as e:
             out.append(e)
     return out
 
@@ -316,7 +316,7 @@ def _run_evaluator(evaluator: Callable[..., Any], kwargs: list[Row]) -> list[Row
     if callable(batch):
         try:
             results = list(batch(kwargs))
-        except Exception as e:  # noqa: BLE001 - the evaluator's failure is every row's
+        except Exception as e:
             return [e] * len(kwargs)
         if len(results) != len(kwargs):
             error = RuntimeError(f"{BATCH_METHOD} returned {len(results)} results for {len(kwargs)} rows")
@@ -467,7 +467,7 @@ def _run_target(target: Callable[..., Any], rows: list[Row], columns: list[str],
     for i, row in enumerate(rows):
         try:
             result = target(**inputs.of(row, {}))
-        except Exception as e:  # noqa: BLE001 - a failed row is recorded, the run goes on
+        except Exception as e:
             errors.append({"row": i, "evaluator": None, "message": _message(e)})
             outputs.append(None)
             continue

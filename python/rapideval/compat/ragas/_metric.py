@@ -55,7 +55,7 @@ class RagasMetric(JudgedMetric):
         check_embeddings(embedder)
         self.embedder = embedder
 
-    async def ascore(  # type: ignore[override]
+    async def ascore(
         self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
     ) -> MetricResult:
         """Ragas collections ``await metric.ascore(response=..., llm=llm)``: the result has ``.value`` and
@@ -68,9 +68,7 @@ class RagasMetric(JudgedMetric):
                 return await super().ascore(judge=default, **fields)
         return await super().ascore(judge=chosen, **fields)
 
-    def score(  # type: ignore[override]
-        self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
-    ) -> MetricResult:
+    def score(self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any) -> MetricResult:
         """Sync :meth:`ascore`; also inside a running event loop."""
         chosen = llm or judge or self.judge
         scored = run_sync(lambda: self.ascore(judge=chosen, **fields), chosen, self.embedder)

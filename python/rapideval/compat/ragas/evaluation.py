@@ -104,15 +104,15 @@ def evaluate(
     **options: Any,
 ) -> EvaluationResult:
     """Ragas 0.4.3 ``evaluate(dataset, metrics=None, llm=None, embeddings=None, column_map=None)``: every
-    metric on every row through one judge (``llm``, else the first metric's own, else a judge from the
-    environment as Ragas's default), rows in order. ``dataset`` is an EvaluationDataset, a
-    ``datasets.Dataset``, a DataFrame or a list of dicts, with Ragas's v2 or v1 column names (``question,
-    answer, contexts, ground_truth`` or ``ground_truths``, joined by newlines); ``metrics`` defaults to
-    Ragas's ``[answer_relevancy, context_precision, faithfulness, context_recall]``. A bad or empty row is a
-    status, never the end of the run. ``embeddings`` may be a JudgeClient: the metrics that embed and have
-no ``embeddings`` of their own embed through it (and it judges when no ``llm`` is given);
-    Ragas's other options (``run_config``, ``batch_size``, ...) are accepted and unused: the judge's limits,
-    retries and cache apply instead."""
+        metric on every row through one judge (``llm``, else the first metric's own, else a judge from the
+        environment as Ragas's default), rows in order. ``dataset`` is an EvaluationDataset, a
+        ``datasets.Dataset``, a DataFrame or a list of dicts, with Ragas's v2 or v1 column names (``question,
+        answer, contexts, ground_truth`` or ``ground_truths``, joined by newlines); ``metrics`` defaults to
+        Ragas's ``[answer_relevancy, context_precision, faithfulness, context_recall]``. A bad or empty row is a
+        status, never the end of the run. ``embeddings`` may be a JudgeClient: the metrics that embed and have
+    no ``embeddings`` of their own embed through it (and it judges when no ``llm`` is given);
+        Ragas's other options (``run_config``, ``batch_size``, ...) are accepted and unused: the judge's limits,
+        retries and cache apply instead."""
     from .metrics import answer_relevancy, context_precision, context_recall, faithfulness
 
     data = _as_dataset(dataset, column_map)

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import collections
 import operator
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ... import _core
 from ...metrics.rouge import rouge_type_name
 from . import scoring, tokenizers
 
 __all__ = ["RougeScorer", "lcs_ind"]
+
 
 def _score(values: tuple[float, float, float, bool]) -> scoring.Score:
     precision, recall, fmeasure, int_zero = values
@@ -50,8 +52,13 @@ class RougeScorer(scoring.BaseScorer):
     newlines. ``tokenizer``: any object with ``tokenize(text)``; by default rouge-score's tokenizer.
     """
 
-    def __init__(self, rouge_types: Iterable[Any], use_stemmer: bool = False, split_summaries: bool = False,
-                 tokenizer: Any = None) -> None:
+    def __init__(
+        self,
+        rouge_types: Iterable[Any],
+        use_stemmer: bool = False,
+        split_summaries: bool = False,
+        tokenizer: Any = None,
+    ) -> None:
         self.rouge_types = rouge_types
         self._tokenizer = tokenizer if tokenizer else tokenizers.DefaultTokenizer(use_stemmer)
         self._split_summaries = split_summaries
@@ -77,7 +84,7 @@ class RougeScorer(scoring.BaseScorer):
         use_stemmer, kind = settings
         names = [rouge_type_name(t) for t in types]
         values = _core.rouge_score_multi(targets, prediction, names, use_stemmer, bool(self._split_summaries), kind)
-        return {t: _score(v) for t, v in zip(types, values)}
+        return {t: _score(v) for t, v in zip(types, values, strict=True)}
 
     def _scores_custom(self, targets: list[str], prediction: str, types: list[Any]) -> dict[Any, scoring.Score]:
         """A user tokenizer: tokens from Python, scores from Rust on interned token ids."""
@@ -86,7 +93,7 @@ class RougeScorer(scoring.BaseScorer):
             lsum_only = len(types) == 1 and types[0] == "rougeLsum"
             ids: dict[Any, int] = {}
 
-            def intern(tokens: Iterable[Any]) -> list[int]:
+            def intern(tokens: Iterable[Any], ids: dict[Any, int] = ids) -> list[int]:
                 return [ids.setdefault(t, len(ids)) for t in tokens]
 
             def sentences(text: str) -> list[list[int]]:
@@ -100,7 +107,7 @@ class RougeScorer(scoring.BaseScorer):
             t_sents = sentences(target) if lsum else []
             p_sents = sentences(prediction) if lsum else []
             values = _core.rouge_score_ids(t_ids, p_ids, t_sents, p_sents, names)
-            per_target.append({t: _score(v) for t, v in zip(types, values)})
+            per_target.append({t: _score(v) for t, v in zip(types, values, strict=True)})
         best = dict(per_target[0])
         for scores in per_target[1:]:
             for t in types:
@@ -123,7 +130,7 @@ def _create_ngrams(tokens: Sequence[Any], n: int) -> collections.Counter[tuple[A
     """rouge-score's ``_create_ngrams``: a ``Counter`` of the ``n``-gram tuples of ``tokens``.
     The kernel counts n-grams without returning them, so this is rouge-score's code."""
     ngrams: collections.Counter[tuple[Any, ...]] = collections.Counter()
-    for ngram in (tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)):
+    for ngram in (tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)):
         ngrams[ngram] += 1
     return ngrams
 
@@ -209,7 +216,7 @@ def lcs_ind(ref: Sequence[Any], can: Sequence[Any]) -> list[int]:
 
 def _find_union(lcs_list: Iterable[Iterable[int]]) -> list[int]:
     """rouge-score's ``_find_union``: the sorted union of index lists."""
-    return sorted(list(set().union(*lcs_list)))
+    return sorted(set().union(*lcs_list))
 
 
 def _union_lcs(ref: Sequence[Any], c_list: Iterable[Sequence[Any]]) -> list[Any]:

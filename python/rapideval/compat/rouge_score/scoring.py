@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import abc
 import collections
-from typing import Any, Dict
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +25,7 @@ class BaseScorer(metaclass=abc.ABCMeta):
     """Base class of scorers: ``score(target, prediction)`` returns ``{score_type: Score}``."""
 
     @abc.abstractmethod
-    def score(self, target: str, prediction: str) -> Dict[str, Score]:
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
         """The scores of ``prediction`` against ``target``."""
 
 
@@ -43,12 +43,12 @@ class BootstrapAggregator:
         self._confidence_interval = confidence_interval
         self._scores: dict[Any, list[Any]] = collections.defaultdict(list)
 
-    def add_scores(self, scores: Dict[Any, Any]) -> None:
+    def add_scores(self, scores: dict[Any, Any]) -> None:
         """Add one sample: ``{score_type: Score-like tuple}``."""
         for score_type, score in scores.items():
             self._scores[score_type].append(score)
 
-    def aggregate(self) -> Dict[Any, AggregateScore]:
+    def aggregate(self) -> dict[Any, AggregateScore]:
         """``{score_type: AggregateScore(low, mid, high)}``, each bound of the added tuples' type."""
         result = {}
         for score_type, scores in self._scores.items():

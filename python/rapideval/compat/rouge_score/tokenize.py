@@ -53,7 +53,7 @@ def _ensure_str(value: Any) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", "strict")
     if not isinstance(value, str):
-        raise TypeError("not expecting type '%s'" % type(value))
+        raise TypeError(f"not expecting type '{type(value)}'")
     return value
 
 

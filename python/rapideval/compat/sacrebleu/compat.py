@@ -8,7 +8,6 @@ the metric of :mod:`.metrics` and calls its ``corpus_score`` / ``sentence_score`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Optional, Union
 
 from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 from .metrics.base import Streams
@@ -23,14 +22,14 @@ __all__ = [
     "sentence_ter",
 ]
 
-Number = Union[int, float]
+Number = int | float
 
 
 def corpus_bleu(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
+    references: Sequence[Sequence[str | None]],
     smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     force: bool = False,
     lowercase: bool = False,
     tokenize: str = BLEU.TOKENIZER_DEFAULT,
@@ -38,37 +37,58 @@ def corpus_bleu(
 ) -> BLEUScore:
     """``sacrebleu.corpus_bleu`` of sacrebleu 2.6.0 (references as streams): BLEU on 0-100, bit for bit;
     signature ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0`` with the defaults."""
-    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
-                  smooth_value=smooth_value, effective_order=use_effective_order)
-    return metric.corpus_score(hypotheses, references)
+    metric = BLEU(
+        lowercase=lowercase,
+        force=force,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    score: BLEUScore = metric.corpus_score(hypotheses, references)
+    return score
 
 
 def raw_corpus_bleu(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
-    smooth_value: Optional[float] = BLEU.SMOOTH_DEFAULTS["floor"],
+    references: Sequence[Sequence[str | None]],
+    smooth_value: float | None = BLEU.SMOOTH_DEFAULTS["floor"],
 ) -> BLEUScore:
     """``sacrebleu.raw_corpus_bleu`` of sacrebleu 2.6.0: BLEU on 0-100 without tokenization, floor
     smoothing, effective order; bit for bit; signature
     ``nrefs:1|case:mixed|eff:yes|tok:none|smooth:floor[0.10]|version:2.6.0``."""
-    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
-                       tokenize="none", use_effective_order=True)
+    return corpus_bleu(
+        hypotheses,
+        references,
+        smooth_method="floor",
+        smooth_value=smooth_value,
+        force=True,
+        tokenize="none",
+        use_effective_order=True,
+    )
 
 
 def sentence_bleu(
     hypothesis: str,
-    references: Sequence[Optional[str]],
+    references: Sequence[str | None],
     smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     lowercase: bool = False,
     tokenize: str = BLEU.TOKENIZER_DEFAULT,
     use_effective_order: bool = True,
 ) -> BLEUScore:
     """``sacrebleu.sentence_bleu`` of sacrebleu 2.6.0: BLEU on 0-100 of one hypothesis, bit for bit;
     signature ``nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0`` with the defaults."""
-    metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
-                  smooth_value=smooth_value, effective_order=use_effective_order)
-    return metric.sentence_score(hypothesis, references)
+    metric = BLEU(
+        lowercase=lowercase,
+        tokenize=tokenize,
+        force=False,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    score: BLEUScore = metric.sentence_score(hypothesis, references)
+    return score
 
 
 def corpus_chrf(
@@ -84,12 +104,13 @@ def corpus_chrf(
     bit; signature ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0`` with the defaults."""
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace,
                   eps_smoothing=eps_smoothing)  # fmt: skip
-    return metric.corpus_score(hypotheses, references)
+    score: CHRFScore = metric.corpus_score(hypotheses, references)
+    return score
 
 
 def sentence_chrf(
     hypothesis: str,
-    references: Sequence[Optional[str]],
+    references: Sequence[str | None],
     char_order: int = CHRF.CHAR_ORDER,
     word_order: int = CHRF.WORD_ORDER,
     beta: Number = CHRF.BETA,
@@ -100,7 +121,8 @@ def sentence_chrf(
     bit; signature ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0`` with the defaults."""
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace,
                   eps_smoothing=eps_smoothing)  # fmt: skip
-    return metric.sentence_score(hypothesis, references)
+    score: CHRFScore = metric.sentence_score(hypothesis, references)
+    return score
 
 
 def corpus_ter(
@@ -114,12 +136,13 @@ def corpus_ter(
     """``sacrebleu.corpus_ter`` of sacrebleu 2.6.0 (references as streams): TER on 0-100, bit for bit;
     signature ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0`` with the defaults."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references)
+    score: TERScore = metric.corpus_score(hypotheses, references)
+    return score
 
 
 def sentence_ter(
     hypothesis: str,
-    references: Sequence[Optional[str]],
+    references: Sequence[str | None],
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
@@ -128,4 +151,5 @@ def sentence_ter(
     """``sacrebleu.sentence_ter`` of sacrebleu 2.6.0: TER on 0-100 of one hypothesis, bit for bit;
     signature ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0`` with the defaults."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)
+    score: TERScore = metric.sentence_score(hypothesis, references)
+    return score

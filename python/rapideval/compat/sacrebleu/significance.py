@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Optional, Union
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -38,9 +38,9 @@ class Result:
     def __init__(
         self,
         score: float,
-        p_value: Optional[float] = None,
-        mean: Optional[float] = None,
-        ci: Optional[float] = None,
+        p_value: float | None = None,
+        mean: float | None = None,
+        ci: float | None = None,
     ) -> None:
         self.score = score
         self.p_value = p_value
@@ -48,7 +48,7 @@ class Result:
         self.ci = ci
 
     def __repr__(self) -> str:
-        return ",".join([f"{k}={str(v)}" for k, v in self.__dict__.items()])
+        return ",".join([f"{k}={v!s}" for k, v in self.__dict__.items()])
 
 
 def estimate_ci(scores: Any) -> tuple[Any, Any]:
@@ -63,7 +63,7 @@ def estimate_ci(scores: Any) -> tuple[Any, Any]:
     return (scores.mean(), ci)
 
 
-def _env_seed() -> tuple[str, Optional[int]]:
+def _env_seed() -> tuple[str, int | None]:
     """``SACREBLEU_SEED`` as sacrebleu reads it: the string (default ``12345``) and the seed (``None``
     for ``none`` in any case: OS entropy)."""
     seed = os.environ.get("SACREBLEU_SEED", "12345")
@@ -78,7 +78,7 @@ def _resampled_scores(metric: Metric, stats: Any, idxs: Any) -> list[Any]:
 
 
 def _bootstrap_resample(
-    stats: list[list[Union[int, float]]], metric: Metric, n_samples: int = 1000
+    stats: list[list[int | float]], metric: Metric, n_samples: int = 1000
 ) -> tuple[str, list[Score]]:
     """``_bootstrap_resample`` of sacrebleu 2.6.0: ``n_samples`` resamples of the segments (with
     replacement, ``default_rng(SACREBLEU_SEED).choice``), each scored from its float32 summed
@@ -93,7 +93,7 @@ def _bootstrap_resample(
 def _compute_p_value(stats: Any, real_difference: float) -> float:
     """``_compute_p_value`` of sacrebleu 2.6.0 (multeval's): ``(#{stats > real_difference} + 1) /
     (len(stats) + 1)``."""
-    c = np.sum(stats > real_difference).item()
+    c: int = np.sum(stats > real_difference).item()
     return (c + 1) / (len(stats) + 1)
 
 
@@ -131,11 +131,11 @@ def _paired_ar_test(
     baseline_info: dict[str, tuple[Any, Result]],
     sys_name: str,
     hypotheses: Sequence[str],
-    references: Optional[Streams],
+    references: Streams | None,
     metrics: dict[str, Metric],
     n_samples: int = 10000,
     n_ar_confidence: int = -1,
-    seed: Optional[int] = None,
+    seed: int | None = None,
 ) -> tuple[str, dict[str, Result]]:
     """``_paired_ar_test`` of sacrebleu 2.6.0: paired two-sided approximate randomisation of one system
     against the baseline (``n_samples`` trials that swap each segment's statistics with probability
@@ -168,11 +168,11 @@ def _paired_bs_test(
     baseline_info: dict[str, tuple[Any, Result]],
     sys_name: str,
     hypotheses: Sequence[str],
-    references: Optional[Streams],
+    references: Streams | None,
     metrics: dict[str, Metric],
     n_samples: int = 1000,
     n_ar_confidence: int = -1,
-    seed: Optional[int] = None,
+    seed: int | None = None,
 ) -> tuple[str, dict[str, Result]]:
     """``_paired_bs_test`` of sacrebleu 2.6.0 (Moses' ``bootstrap-hypothesis-difference-significance.pl``):
     ``n_samples`` paired resamples of the segments; the p-value of the observed score difference against
@@ -207,13 +207,13 @@ class PairedTest:
     ...]}``. Seeded from ``SACREBLEU_SEED`` (default 12345) and equal to sacrebleu's results bit for
     bit; ``n_jobs`` does not change them (the comparisons run in this process, one after another)."""
 
-    _DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
+    _DEFAULT_SAMPLES: ClassVar[dict[str, int]] = {"ar": 10000, "bs": 1000}
 
     def __init__(
         self,
         named_systems: list[tuple[str, Sequence[str]]],
         metrics: Mapping[str, Metric],
-        references: Optional[Streams],
+        references: Streams | None,
         test_type: str = "ar",
         n_samples: int = 0,
         n_ar_confidence: int = -1,
@@ -241,8 +241,8 @@ class PairedTest:
         self._signatures: dict[str, Signature] = {}
         self._baseline_info: dict[str, tuple[Any, Result]] = {}
         self.metrics: dict[str, Metric] = {}
-        bl_name, bl_hyps = self.named_systems[0]
-        for name, metric in metrics.items():
+        _bl_name, bl_hyps = self.named_systems[0]
+        for metric in metrics.values():
             bl_stats = metric._extract_corpus_statistics(bl_hyps, self.references)
             bl_score = metric._aggregate_and_compute(bl_stats)
             confidence_n = self.n_samples if self.test_type == "bs" else self.n_ar_confidence
@@ -260,9 +260,9 @@ class PairedTest:
                 sig.update("bs", self.n_ar_confidence)
             self._signatures[bl_score.name] = sig
 
-    def __call__(self) -> tuple[dict[str, Signature], dict[str, list[Union[str, Result]]]]:
+    def __call__(self) -> tuple[dict[str, Signature], dict[str, list[str | Result]]]:
         """Runs the test of every system against the baseline."""
-        scores: dict[str, list[Union[str, Result]]] = {}
+        scores: dict[str, list[str | Result]] = {}
         scores["System"] = [ns[0] for ns in self.named_systems]
         for metric, (_, result) in self._baseline_info.items():
             scores[metric] = [result]

@@ -32,9 +32,10 @@ import math
 import numbers
 import sys
 from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction as _Fraction
 from itertools import islice
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from .... import _core
 
@@ -269,9 +270,7 @@ def corpus_bleu(
     if auto_reweigh:
         hyp_lengths = sum(len(hypothesis) for hypothesis in hypotheses)
         if 0 < hyp_lengths < 4:
-            weights = [
-                (1 / hyp_lengths,) * hyp_lengths if weight == _DEFAULT_WEIGHTS else weight for weight in weights
-            ]
+            weights = [(1 / hyp_lengths,) * hyp_lengths if weight == _DEFAULT_WEIGHTS else weight for weight in weights]
     floats = _DEFAULT_FLOAT_LISTS if weights is _DEFAULT_WEIGHT_LIST else [_floats(w) for w in weights]
     scores = _core.nltk_corpus_bleu(list_of_references, hypotheses, max_order, floats, method, epsilon, alpha, k)
     if scores is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .... import _core
 

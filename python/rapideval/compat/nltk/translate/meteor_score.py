@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .... import _core
 
@@ -110,8 +111,8 @@ def _enum_stem_match(
     ``PorterStemmer()``); the unmatched lists hold stems."""
     hyp_stems = _stems([word for _, word in enum_hypothesis_list], stemmer)
     ref_stems = _stems([word for _, word in enum_reference_list], stemmer)
-    stemmed_hyp = [(pair[0], stem) for pair, stem in zip(enum_hypothesis_list, hyp_stems)]
-    stemmed_ref = [(pair[0], stem) for pair, stem in zip(enum_reference_list, ref_stems)]
+    stemmed_hyp = [(pair[0], stem) for pair, stem in zip(enum_hypothesis_list, hyp_stems, strict=True)]
+    stemmed_ref = [(pair[0], stem) for pair, stem in zip(enum_reference_list, ref_stems, strict=True)]
     return _match_enums(stemmed_hyp, stemmed_ref)
 
 
@@ -119,7 +120,7 @@ def _synonym_sets(words: list[str], wordnet: Any) -> list[set[str]]:
     """Per word, the lemma names without ``_`` of ``wordnet.synsets(word)`` plus the word itself;
     the WordNet 3.0 kernel for nltk's default ``wordnet``."""
     if _is_default_wordnet(wordnet):
-        return [set(names).union({word}) for word, names in zip(words, _core.wordnet_synonyms(words))]
+        return [set(names).union({word}) for word, names in zip(words, _core.wordnet_synonyms(words), strict=True)]
     return [set(_synonyms(wordnet, word)).union({word}) for word in words]
 
 
@@ -137,7 +138,7 @@ def _enum_wordnetsyn_match(
     synonyms = _synonym_sets([enum_hypothesis_list[i][1] for i in order], wordnet)
     matched_hyp_idx = set()
     matched_ref_idx = set()
-    for i, hypothesis_syns in zip(order, synonyms):
+    for i, hypothesis_syns in zip(order, synonyms, strict=True):
         best_j = -1
         best_word = None
         for syn in hypothesis_syns:
@@ -264,8 +265,16 @@ def single_meteor_score(
     return _meteor([reference], hypothesis, preprocess, stemmer, wordnet, alpha, beta, gamma)
 
 
-def _meteor(refs: list[list[str]], hyp: list[str], preprocess: Callable[[str], str], stemmer: Any,
-            wordnet: Any, alpha: float, beta: float, gamma: float) -> float:
+def _meteor(
+    refs: list[list[str]],
+    hyp: list[str],
+    preprocess: Callable[[str], str],
+    stemmer: Any,
+    wordnet: Any,
+    alpha: float,
+    beta: float,
+    gamma: float,
+) -> float:
     alpha, beta, gamma = float(alpha), float(beta), float(gamma)
     default_stemmer, default_wordnet = _is_default_stemmer(stemmer), _is_default_wordnet(wordnet)
     if preprocess is str.lower and default_stemmer and default_wordnet:
@@ -286,6 +295,6 @@ def _meteor(refs: list[list[str]], hyp: list[str], preprocess: Callable[[str], s
 
 def _synonyms(wordnet: Any, stem: str) -> list[str]:
     """What nltk's third stage gathers for one stem: lemma names without "_" of its synsets."""
-    return sorted({
-        lemma.name() for synset in wordnet.synsets(stem) for lemma in synset.lemmas() if lemma.name().find("_") < 0
-    })
+    return sorted(
+        {lemma.name() for synset in wordnet.synsets(stem) for lemma in synset.lemmas() if lemma.name().find("_") < 0}
+    )

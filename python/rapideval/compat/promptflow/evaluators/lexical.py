@@ -82,7 +82,7 @@ class _LexicalEvaluator:
         pass the checks are scored in one call of the Rust kernel. Each row holds ``answer`` and
         ``ground_truth``; other keys are ignored, as ``__call__`` ignores its other keywords."""
         errors = [self._row_error(row) for row in rows]
-        good = [row for row, error in zip(rows, errors) if error is None]
+        good = [row for row, error in zip(rows, errors, strict=True) if error is None]
         scores = iter(self._scores([row["answer"] for row in good], [row["ground_truth"] for row in good]))
         return [next(scores) if error is None else error for error in errors]
 
@@ -220,7 +220,9 @@ class RougeScoreEvaluator(_LexicalEvaluator):
                 if not a or not t:
                     for column in columns:
                         column[i] = 0
-        return [{"rouge_precision": p, "rouge_recall": r, "rouge_f1_score": f} for p, r, f in zip(*columns)]
+        return [
+            {"rouge_precision": p, "rouge_recall": r, "rouge_f1_score": f} for p, r, f in zip(*columns, strict=True)
+        ]
 
 
 class F1ScoreEvaluator(_LexicalEvaluator):

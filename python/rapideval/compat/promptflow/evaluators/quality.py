@@ -271,6 +271,6 @@ class ChatEvaluator(JudgedEvaluator):
                 select.append(metrics)
         scored = await score_rows(self.metrics, items, judge=self.judge, ids=ids, strict=strict, select=select)
         grouped: dict[int, list[MetricResult]] = {}
-        for (c, _), results in zip(ids, scored):
+        for (c, _), results in zip(ids, scored, strict=True):
             grouped.setdefault(c, []).extend(results)
         return [malformed[c] if c in malformed else self._output(grouped[c]) for c in range(len(rows))]

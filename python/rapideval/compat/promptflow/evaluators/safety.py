@@ -233,7 +233,7 @@ class ContentSafetyChatEvaluator(_SafetyEvaluator):
         answers = [t["content"] for t in turns if t["role"] == "assistant"]
         if not questions:
             raise ValueError("'conversation' is empty: there is no turn to judge")
-        return [{"user_input": q, "response": a} for q, a in zip(questions, answers)]
+        return [{"user_input": q, "response": a} for q, a in zip(questions, answers, strict=True)]
 
     def _combine(self, results: Sequence[Sequence[MetricResult]]) -> dict[str, Any] | EvaluatorError:
         flat = [r for row in results for r in row]

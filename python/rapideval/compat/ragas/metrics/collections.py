@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from ....judged import general as _general
 from ....llm import JudgeClient
 from . import *  # noqa: F403
-from . import __all__ as _metrics_all
 from . import InstanceRubrics, LLMContextPrecisionWithoutReference, LLMContextPrecisionWithReference, RubricsScore
+from . import __all__ as _metrics_all
 
 __all__ = [
     *_metrics_all,

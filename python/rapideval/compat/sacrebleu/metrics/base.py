@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Optional
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ....metrics.sacrebleu import SACREBLEU_VERSION
 from .._helpers import sum_of_lists
 
 __all__ = ["Metric", "Score", "Signature"]
 
-Streams = Sequence[Sequence[Optional[str]]]
+Streams = Sequence[Sequence[str | None]]
 Rows = list[list[str]]
 
 
@@ -108,18 +108,18 @@ class Signature:
         self.info: dict[str, Any] = {
             "version": SACREBLEU_VERSION,
             "nrefs": num_refs,
-            "bs": args.get("n_bootstrap", None),
+            "bs": args.get("n_bootstrap"),
             "ar": None,
-            "seed": args.get("seed", None),
-            "test": args.get("test_set", None),
-            "lang": args.get("langpair", None),
-            "origlang": args.get("origlang", None),
-            "subset": args.get("subset", None),
+            "seed": args.get("seed"),
+            "test": args.get("test_set"),
+            "lang": args.get("langpair"),
+            "origlang": args.get("origlang"),
+            "subset": args.get("subset"),
         }
 
     def _add_fields(self, render: Callable[[bool], str]) -> None:
         """Adds the metric's fields: those between ``nrefs`` and ``version`` in ``render(short)``."""
-        for long_field, short_field in zip(render(False).split("|")[1:-1], render(True).split("|")[1:-1]):
+        for long_field, short_field in zip(render(False).split("|")[1:-1], render(True).split("|")[1:-1], strict=True):
             name, value = long_field.split(":", 1)
             self._abbr[name] = short_field.split(":", 1)[0]
             self.info[name] = value
@@ -130,7 +130,7 @@ class Signature:
         pairs = []
         keys = list(self.info.keys())
         keys.remove("version")
-        for name in keys + ["version"]:
+        for name in [*keys, "version"]:
             value = self.info[name]
             if value is not None:
                 if isinstance(value, bool):
@@ -160,10 +160,10 @@ class Metric:
 
     def __init__(self) -> None:
         # Reference rows (None dropped), not sacrebleu's n-gram cache: the kernels read the strings.
-        self._ref_cache: Optional[Rows] = None
+        self._ref_cache: Rows | None = None
         self._force = True
-        self.n_bootstrap: Optional[int] = None
-        self.seed: Optional[str] = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
 
     # --- what each metric provides
     def _score(self, hypotheses: list[str], rows: Rows) -> Any:
@@ -189,12 +189,12 @@ class Metric:
         lengths = {len(stream) for stream in references}
         if len(lengths) > 1:
             raise ValueError(f"reference streams have different lengths: {sorted(lengths)}")
-        rows = [[r for r in segment if r is not None] for segment in zip(*references)]
+        rows = [[r for r in segment if r is not None] for segment in zip(*references, strict=False)]
         sizes = {len(row) for row in rows}
         self.num_refs = sizes.pop() if len(sizes) == 1 else -1
         return rows
 
-    def _rows(self, references: Optional[Streams]) -> Rows:
+    def _rows(self, references: Streams | None) -> Rows:
         if references:
             return self._cache_references(references)
         if self._ref_cache:
@@ -219,7 +219,7 @@ class Metric:
         if len(hypotheses) != len(rows):
             raise ValueError(f"{len(hypotheses)} hypotheses but the reference streams have {len(rows)} segments")
 
-    def _extract_corpus_statistics(self, hypotheses: Sequence[str], references: Optional[Streams]) -> list[list[Any]]:
+    def _extract_corpus_statistics(self, hypotheses: Sequence[str], references: Streams | None) -> list[list[Any]]:
         """``_extract_corpus_statistics`` of sacrebleu 2.6.0: one statistics list per segment, with
         sacrebleu's layout and types (BLEU ``[hyp_len, ref_len, correct_1.., total_1..]`` ints; chrF
         ``[hyp, ref, match]`` ints per order; TER ``[edits (int), average reference length (float)]``)."""
@@ -227,7 +227,7 @@ class Metric:
         self._check_lengths(hypotheses, rows)
         return self._segment_statistics(list(hypotheses), rows)
 
-    def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> Any:
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Any:
         """The score of one hypothesis against one or more references (``None`` entries ignored)."""
         name = type(self).__name__
         if not isinstance(hypothesis, str):
@@ -245,7 +245,7 @@ class Metric:
             self._check_texts([("hypothesis", hypothesis), *refs])
             raise
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Streams], n_bootstrap: int = 1) -> Any:
+    def corpus_score(self, hypotheses: Sequence[str], references: Streams | None, n_bootstrap: int = 1) -> Any:
         """The corpus score; ``references`` is a list of streams (or ``None`` to use the cached ones).
         With ``n_bootstrap > 1`` the score also carries sacrebleu's bootstrap estimate (``_mean``,
         ``_ci``, printed as ``μ = mean ± ci``) from that many resamples of the segments, drawn by
@@ -286,4 +286,3 @@ class Metric:
     def get_signature(self) -> Signature:
         """The reproducibility signature (available once references were seen)."""
         return self._SIGNATURE_TYPE(self.__dict__)
-

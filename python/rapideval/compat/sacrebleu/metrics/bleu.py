@@ -9,7 +9,7 @@ the score of given statistics, repeats sacrebleu's operations one for one (see :
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Union
+from typing import Any, ClassVar
 
 from .... import _core
 from ....metrics.sacrebleu import SMOOTH_DEFAULTS, corpus_parts, signature
@@ -17,12 +17,12 @@ from .._helpers import my_log
 from ..tokenizers.tokenizer_zh import TokenizerZh
 from .base import Metric, Rows, Score, Signature, Streams
 
-__all__ = ["MAX_NGRAM_ORDER", "BLEU", "BLEUScore", "BLEUSignature"]
+__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature"]
 
 #: sacrebleu's default maximum n-gram order.
 MAX_NGRAM_ORDER = 4
 
-Number = Union[int, float]
+Number = int | float
 
 
 class BLEUSignature(Signature):
@@ -31,8 +31,15 @@ class BLEUSignature(Signature):
     def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._add_fields(
-            lambda short: signature(0, args["lowercase"], args["effective_order"], args["tokenizer_signature"],
-                                    args["smooth_method"], args["smooth_value"], short)  # fmt: skip
+            lambda short: signature(
+                0,
+                args["lowercase"],
+                args["effective_order"],
+                args["tokenizer_signature"],
+                args["smooth_method"],
+                args["smooth_value"],
+                short,
+            )
         )
 
 
@@ -74,20 +81,20 @@ class BLEU(Metric):
     SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
     TOKENIZERS = ("none", "zh", "13a", "intl", "char")
     TOKENIZER_DEFAULT = "13a"
-    _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+    _TOKENIZER_MAP: ClassVar[dict[str, str]] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
     _SIGNATURE_TYPE = BLEUSignature
 
     def __init__(
         self,
         lowercase: bool = False,
         force: bool = False,
-        tokenize: Optional[str] = None,
+        tokenize: str | None = None,
         smooth_method: str = "exp",
-        smooth_value: Optional[float] = None,
+        smooth_value: float | None = None,
         max_ngram_order: int = MAX_NGRAM_ORDER,
         effective_order: bool = False,
         trg_lang: str = "",
-        references: Optional[Streams] = None,
+        references: Streams | None = None,
     ) -> None:
         super().__init__()
         if smooth_method not in SMOOTH_DEFAULTS:
@@ -117,7 +124,7 @@ class BLEU(Metric):
         sys_len: int,
         ref_len: int,
         smooth_method: str = "none",
-        smooth_value: Optional[float] = None,
+        smooth_value: float | None = None,
         effective_order: bool = False,
         max_ngram_order: int = MAX_NGRAM_ORDER,
     ) -> BLEUScore:
@@ -188,9 +195,15 @@ class BLEU(Metric):
     def _score(self, hypotheses: list[str], rows: Rows) -> BLEUScore:
         hyps, rows, tokenize, lowercase = self._kernel_inputs(hypotheses, rows)
         score, counts, totals, precisions, bp, sys_len, ref_len = corpus_parts(
-            hyps, rows, tokenize, lowercase, self.smooth_method, self.smooth_value, self.effective_order,
+            hyps,
+            rows,
+            tokenize,
+            lowercase,
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
             self.max_ngram_order,
-        )  # fmt: skip
+        )
         return BLEUScore(score, list(counts), list(totals), list(precisions), bp, sys_len, ref_len)
 
     def _segment_statistics(self, hypotheses: list[str], rows: Rows) -> list[list[Any]]:
@@ -199,7 +212,7 @@ class BLEU(Metric):
         hyps, rows, tokenize, lowercase = self._kernel_inputs(hypotheses, rows)
         order = self.max_ngram_order
         stats = []
-        for hyp, row in zip(hyps, rows):
+        for hyp, row in zip(hyps, rows, strict=False):
             _, counts, totals, _, _, sys_len, ref_len = _core.sacrebleu_corpus_bleu(
                 [hyp], [row], tokenize, lowercase, "none", None, order, False
             )

@@ -8,7 +8,7 @@ statistics (resamples and shuffles in ``significance``), repeats sacrebleu's ope
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any
 
 from .... import _core
 from ....metrics import chrf as _chrf
@@ -16,7 +16,7 @@ from .base import Metric, Rows, Score, Signature, Streams
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 
-Number = Union[int, float]
+Number = int | float
 
 
 class CHRFSignature(Signature):
@@ -25,8 +25,15 @@ class CHRFSignature(Signature):
     def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._add_fields(
-            lambda short: _chrf.signature(0, args["lowercase"], args["eps_smoothing"], args["char_order"],
-                                          args["word_order"], args["whitespace"], short)  # fmt: skip
+            lambda short: _chrf.signature(
+                0,
+                args["lowercase"],
+                args["eps_smoothing"],
+                args["char_order"],
+                args["word_order"],
+                args["whitespace"],
+                short,
+            )
         )
 
 
@@ -59,7 +66,7 @@ class CHRF(Metric):
         lowercase: bool = False,
         whitespace: bool = False,
         eps_smoothing: bool = False,
-        references: Optional[Streams] = None,
+        references: Streams | None = None,
     ) -> None:
         super().__init__()
         self.beta = beta
@@ -117,4 +124,7 @@ class CHRF(Metric):
     def _segment_statistics(self, hypotheses: list[str], rows: Rows) -> list[list[Any]]:
         # The corpus kernel on one segment returns the statistics of its best reference.
         config = self._config
-        return [list(_core.sacrebleu_corpus_chrf([hyp], [row], *config)[1]) for hyp, row in zip(hypotheses, rows)]
+        return [
+            list(_core.sacrebleu_corpus_chrf([hyp], [row], *config)[1])
+            for hyp, row in zip(hypotheses, rows, strict=False)
+        ]

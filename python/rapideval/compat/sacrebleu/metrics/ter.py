@@ -7,7 +7,7 @@ shifts); ``_compute_score_from_stats``, the score of given statistics, repeats s
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from .... import _core
 from ....metrics import ter as _ter
@@ -22,8 +22,9 @@ class TERSignature(Signature):
     def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._add_fields(
-            lambda short: _ter.signature(0, args["case_sensitive"], args["normalized"], args["no_punct"],
-                                         args["asian_support"], short)  # fmt: skip
+            lambda short: _ter.signature(
+                0, args["case_sensitive"], args["normalized"], args["no_punct"], args["asian_support"], short
+            )
         )
 
 
@@ -49,7 +50,7 @@ class TER(Metric):
         no_punct: bool = False,
         asian_support: bool = False,
         case_sensitive: bool = False,
-        references: Optional[Streams] = None,
+        references: Streams | None = None,
     ) -> None:
         super().__init__()
         self.no_punct = no_punct
@@ -83,7 +84,7 @@ class TER(Metric):
         # The corpus kernel on one segment returns its fewest edits and average reference length.
         options = self._options()
         stats: list[list[Any]] = []
-        for hyp, row in zip(hypotheses, rows):
+        for hyp, row in zip(hypotheses, rows, strict=False):
             _, num_edits, ref_length = _core.sacrebleu_corpus_ter([hyp], [row], *options)
             stats.append([num_edits, ref_length])
         return stats

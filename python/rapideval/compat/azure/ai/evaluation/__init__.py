@@ -3,4 +3,4 @@
 from __future__ import annotations
 
 from ... import *  # noqa: F403
-from ... import __all__ as __all__  # noqa: PLC0414
+from ... import __all__ as __all__
