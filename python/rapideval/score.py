@@ -7,7 +7,6 @@ one reproduces; the metric functions themselves live in :mod:`rapideval.metrics`
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +20,8 @@ class Metric:
     compute: Callable[[list[Any], list[Any]], np.ndarray]
     #: Scored when no metrics are named (the README's main command).
     default: bool = True
+    #: False for an error rate (TER): a lower value is better.
+    higher_is_better: bool = True
 
 
 def _bleu(responses: list[Any], references: list[Any]) -> np.ndarray:
@@ -96,7 +97,7 @@ METRICS: dict[str, Metric] = {
         ),
         Metric("meteor", "promptflow-evals 0.3.5 MeteorScoreEvaluator (nltk meteor_score)", _meteor),
         Metric("chrf", "sacrebleu 2.6.0 sentence_chrf / 100", _chrf),
-        Metric("ter", "sacrebleu 2.6.0 sentence_ter / 100 (lower is better)", _ter),
+        Metric("ter", "sacrebleu 2.6.0 sentence_ter / 100 (lower is better)", _ter, higher_is_better=False),
     ]
 }
 
@@ -112,32 +113,3 @@ def score(
         raise ValueError(f"unknown metric(s) {unknown}; available: {sorted(METRICS)}")
     responses, references = list(responses), list(references)
     return {m: METRICS[m].compute(responses, references) for m in metrics}
-
-
-@dataclasses.dataclass(frozen=True)
-class Summary:
-    """Summary statistics of one metric column (NaN rows are counted, not averaged)."""
-
-    metric: str
-    mean: float
-    std: float
-    minimum: float
-    maximum: float
-    n: int
-    n_nan: int
-
-
-def summarize(name: str, values: np.ndarray) -> Summary:
-    finite = values[~np.isnan(values)]
-    if finite.size == 0:
-        return Summary(name, math.nan, math.nan, math.nan, math.nan, 0, int(values.size))
-    std = float(finite.std(ddof=1)) if finite.size > 1 else math.nan
-    return Summary(
-        name,
-        float(finite.mean()),
-        std,
-        float(finite.min()),
-        float(finite.max()),
-        int(finite.size),
-        int(values.size - finite.size),
-    )

@@ -52,7 +52,7 @@ def test_metric_objects_and_names(serve, client_for) -> None:
     rows = [{"user_input": "Q?", "response": "A. [score=3]"}]
     result = rapideval.evaluate(rows, [Coherence(name="coherence_v2"), "aspect_harmfulness"], judge=judge)
     assert result.to_arrow().column("coherence_v2").to_pylist() == [0.5]
-    assert result.summary["harmfulness"].higher_is_better is False
+    assert result.summary["aspect_harmfulness"].higher_is_better is False
     with pytest.raises(ValueError, match="two metrics named \\['coherence'\\]"):
         rapideval.evaluate(rows, ["coherence", Coherence()], judge=judge)
 
@@ -69,3 +69,21 @@ def test_a_lone_surrogate_in_a_judged_field_is_that_row_s_error_and_nothing_is_s
     assert table[2]["coherence.reason"] == "row 2, column 'answer': string is not valid Unicode (lone surrogate)"
     assert [r["f1.status"] for r in table] == ["ok", "ok", "error"]
     assert server.count == 1, "only the readable row is judged"
+
+
+def test_every_registry_name_is_the_column_it_yields(serve, client_for) -> None:
+    import json
+
+    def answer(body, choice):
+        if body["response_format"]["json_schema"]["name"] == "_Binary":
+            return json.dumps({"reason": "meets it", "verdict": 1})
+        return marked_answer(body, choice)
+
+    server = serve(answer=answer)
+    rows = [{"id": "a", "question": "What is 2 + 2?", "answer": "4. [score=5]", "ground_truth": "4."}]
+    result = rapideval.evaluate(rows, ["coherence", "aspect_coherence"], judge=client_for(server))
+    table = result.to_arrow().to_pylist()
+    assert (table[0]["coherence"], table[0]["aspect_coherence"]) == (1.0, 1.0)
+    assert set(result.summary) == {"coherence", "aspect_coherence"}
+    ter = rapideval.evaluate([{"response": "a b", "reference": "a c"}], ["ter", "bleu"])
+    assert (ter.summary["ter"].higher_is_better, ter.summary["bleu"].higher_is_better) == (False, True)

@@ -22,7 +22,7 @@ from nltk.stem.snowball import SnowballStemmer
 from nltk.translate import meteor_score as ref
 from promptflow.evals.evaluators import MeteorScoreEvaluator
 
-from rapideval.compat import nltk_meteor as ours
+from rapideval.compat.nltk.translate import meteor_score as ours
 import rapideval
 from rapideval.metrics.meteor import forget_words, meteor, wordnet_license, wordnet_synonyms
 from strategies import WORDS, overlapping_pairs, texts

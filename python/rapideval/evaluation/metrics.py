@@ -106,7 +106,7 @@ def resolve(metrics: Sequence[Any]) -> list[Spec]:
     for m in metrics:
         if isinstance(m, str) and m in DETERMINISTIC:
             d = DETERMINISTIC[m]
-            specs.append(Spec(m, TEXT_FIELDS, (), m != "ter", d.reference, compute=d.compute))
+            specs.append(Spec(m, TEXT_FIELDS, (), d.higher_is_better, d.reference, compute=d.compute))
         else:
             specs.append(_judged_spec(m))
     seen = [s.name for s in specs]
@@ -120,11 +120,14 @@ def _judged_spec(metric: Any) -> Spec:
     """The spec of a judged metric given by name or as an object."""
     from ..judged.base import JudgedMetric
 
+    name = None
     if isinstance(metric, str):
         judged = _judged_by_name()
         if metric not in judged:
             raise ValueError(f"evaluate: unknown metric {metric!r}; known: {', '.join(names())}")
-        metric = judged[metric]()
+        # A metric named in the registry yields the column of that name (``aspect_coherence`` beside
+        # ``coherence``; ``context_relevance`` for the metric Ragas calls ``nv_context_relevance``).
+        name, metric = metric, judged[metric]()
     if not isinstance(metric, JudgedMetric):
         raise TypeError(f"evaluate: a metric is a name or a rapideval.judged metric, got {type(metric).__name__}")
     if metric.scale is None:
@@ -132,7 +135,9 @@ def _judged_spec(metric: Any) -> Spec:
                         f"numbers on a fixed scale; score it with its batch_score()")  # fmt: skip
     readable = dict.fromkeys((*metric.optional, *(metric.multi_turn or ())))
     optional = tuple(f for f in readable if f not in metric.required)
-    return Spec(metric.name, metric.required, optional, metric.higher_is_better, type(metric).__name__, metric=metric)
+    return Spec(
+        name or metric.name, metric.required, optional, metric.higher_is_better, type(metric).__name__, metric=metric
+    )
 
 
 def _missing(value: Any) -> bool:

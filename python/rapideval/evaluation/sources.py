@@ -308,9 +308,7 @@ def open_source(data: Any, *, encoding: str = "utf-8") -> Source:
                          f".parquet)")  # fmt: skip
     kind = f"{type(data).__module__}.{type(data).__qualname__}"
     if kind.startswith("pandas.") and hasattr(data, "columns"):
-        import pyarrow as pa
-
-        return _PandasSource(data, pa)
+        return _PandasSource(data)
     if kind.startswith("polars.") and hasattr(data, "to_arrow"):
         return _Arrow("the polars DataFrame", data.to_arrow())
     if kind.startswith("datasets.") and hasattr(data, "features"):
@@ -332,12 +330,12 @@ def _select(reader: Any, names: Sequence[str]) -> Iterator[Any]:
 
 
 class _PandasSource(Source):
-    """A pandas DataFrame, converted to Arrow one chunk at a time (NaN is a missing value)."""
+    """A pandas DataFrame, read one slice of rows at a time as Python values (NaN is a missing value)."""
 
-    def __init__(self, frame: Any, pa: Any) -> None:
+    def __init__(self, frame: Any) -> None:
         columns = [str(c) for c in frame.columns]
         super().__init__("the pandas DataFrame", columns, _memory_fingerprint(len(frame), columns))
-        self._frame, self._pa = frame, pa
+        self._frame = frame
 
     def chunks(self, names: Sequence[str], chunk_size: int) -> Iterator[Chunk]:
         by_name = {str(c): c for c in self._frame.columns}

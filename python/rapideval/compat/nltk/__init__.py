@@ -21,7 +21,6 @@ from __future__ import annotations
 from . import tokenize, translate
 from .tokenize import sent_tokenize, word_tokenize
 from .translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
-from .translate.bleu_score import _smoothing as _smoothing  # read by rapideval.metrics.bleu
 from .translate.gleu_score import corpus_gleu, sentence_gleu
 from .translate.meteor_score import meteor_score, single_meteor_score
 

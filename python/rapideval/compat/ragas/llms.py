@@ -34,6 +34,13 @@ def llm_factory(
         "base_url": str(client.base_url),
         "organization": client.organization,
         "project": client.project,
-        "default_headers": dict(client._custom_headers),
+        "default_headers": _custom_headers(client),
     }
     return JudgeClient(model, client=lambda: openai.AsyncOpenAI(**settings), **model_args)
+
+
+def _custom_headers(client: openai.OpenAI | openai.AsyncOpenAI) -> dict[str, str]:
+    """The headers the user gave ``client`` (``default_headers=``): those of its public ``default_headers``
+    that a client of the same class built without them does not send."""
+    bare = type(client)(api_key="-", base_url=client.base_url).default_headers
+    return {k: v for k, v in client.default_headers.items() if isinstance(v, str) and bare.get(k) != v}

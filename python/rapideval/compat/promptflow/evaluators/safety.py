@@ -96,7 +96,6 @@ class _SafetyEvaluator(JudgedEvaluator):
 
     def __init__(self, project_scope: Any = None, credential: Any = None, *, model_config: Any = None) -> None:
         super().__init__(_judge_config(project_scope, model_config))
-        self.project_scope, self.credential = project_scope, credential  # kept for inspection; never used
 
 
 class HarmEvaluator(_SafetyEvaluator):
