@@ -166,16 +166,6 @@ def test_sync_methods_run_one_loop_after_another(serve, client_for) -> None:
             assert judge.embed([f"t{i}"]).shape == (1, 8)
 
 
-def test_sync_method_inside_a_running_loop_says_what_to_do(serve, client_for) -> None:
-    judge = client_for(serve())
-
-    async def main() -> None:
-        judge.judge(ASK)
-
-    with pytest.raises(RuntimeError, match=r"await client\.ajudge"):
-        asyncio.run(main())
-
-
 def test_invalid_requests_are_rejected_early() -> None:
     with pytest.raises(TypeError, match=r"messages\[0\]"):
         JudgeRequest(3, "m", [{"content": "no role"}])
@@ -221,3 +211,18 @@ def test_api_key_never_in_cache_logs_results_or_reprs(serve, client_for, caplog,
         dump = "\n".join(db.iterdump())
     db.close()
     assert SECRET not in dump and "sk-" not in dump
+
+
+def test_sync_calls_inside_a_running_loop_run_on_a_worker_thread(serve, client_for) -> None:
+    """The one sync-over-async policy (rapideval.llm.sync.run_sync): ``run`` and ``judge`` called from a
+    running loop (a notebook cell) give what they give outside one."""
+    server = serve()
+    client = client_for(server)
+    outside = client.run([JudgeRequest(0, "m", ASK)]).results[0]
+
+    async def notebook():
+        return client.run([JudgeRequest(0, "m", ASK)]).results[0], client.judge(ASK, row=1, metric="m")
+
+    inside, judged = asyncio.run(notebook())
+    assert isinstance(outside, JudgeResult) and isinstance(inside, JudgeResult) and isinstance(judged, JudgeResult)
+    assert inside.value == outside.value == judged.value

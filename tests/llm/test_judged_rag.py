@@ -24,7 +24,7 @@ from rapideval.judged import (
     SemanticSimilarity,
     score_rows,
 )
-from rapideval.judged.base import run_sync
+from rapideval.llm.sync import run_sync
 
 CONTEXTS = ["Paris is the capital of France.", "The Eiffel Tower is 330 m tall.", "Lyon is in France."]
 

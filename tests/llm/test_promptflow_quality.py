@@ -24,7 +24,8 @@ from rapideval.compat.promptflow.evaluators import (
     RelevanceEvaluator,
     SimilarityEvaluator,
 )
-from rapideval.judged.base import run_sync, score_rows
+from rapideval.judged.base import score_rows
+from rapideval.llm.sync import run_sync
 from rapideval.judged.quality import (
     Coherence,
     Fluency,

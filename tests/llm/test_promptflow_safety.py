@@ -29,7 +29,8 @@ from rapideval.compat.promptflow.evaluators import (
     SexualEvaluator,
     ViolenceEvaluator,
 )
-from rapideval.judged.base import DATA_RULE, run_sync, score_rows
+from rapideval.judged.base import DATA_RULE, score_rows
+from rapideval.llm.sync import run_sync
 from rapideval.judged.safety import (
     SEVERITY_BANDS,
     HateUnfairness,

@@ -292,7 +292,7 @@ def run_chunk(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], columns: Ma
     out = _deterministic(deterministic, chunk, columns, first, row_errors, n) if deterministic else {}
     judged = [s for s in specs if s.metric is not None]
     if judged:
-        from ..judged.base import run_sync
+        from ..llm.sync import run_sync
 
         out.update(
             run_sync(lambda: _judged(judged, chunk, columns, first, row_errors, n, judge, embedder), judge, embedder)

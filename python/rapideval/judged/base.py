@@ -20,11 +20,9 @@ Invariants:
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
-import threading
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -33,6 +31,7 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 
 from ..llm import Budget, JudgeClient, JudgeError, JudgeFailure, JudgeRequest, JudgeResult, Usage
+from ..llm.sync import run_sync
 
 __all__ = [
     "FIELDS",
@@ -47,7 +46,6 @@ __all__ = [
     "material",
     "neutral",
     "one_line",
-    "run_sync",
 ]
 
 Status = Literal["ok", "not_applicable", "error"]
@@ -196,38 +194,6 @@ DATA_RULE = (
 )
 
 
-def run_sync(make: Any, *clients: JudgeClient | None) -> Any:
-    """Run the coroutine ``make()`` to completion from sync code, then close the connections of that loop of
-    each client (judge, embedder): with ``asyncio.run`` when no event loop runs in this thread, else on a
-    private loop in a worker thread (Jupyter, an async app)."""
-
-    async def main() -> Any:
-        try:
-            return await make()
-        finally:
-            for client in {id(c): c for c in clients if c is not None}.values():
-                await client.aclose_connections()
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(main())
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(main())
-        except BaseException as e:  # re-raised in the caller's thread
-            box["error"] = e
-
-    worker = threading.Thread(target=target, name="rapideval-score")
-    worker.start()
-    worker.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 class JudgedMetric:
     """Base of every LLM-judged metric. A subclass sets ``name``, ``required`` (fields that must be present
     and non-empty, else the row is not applicable), ``optional`` (fields used when present), ``PROMPT`` (its
@@ -352,7 +318,7 @@ class JudgedMetric:
         """Sync :meth:`ascore`; also inside a running event loop."""
         chosen = self._judge(judge)
         scored = run_sync(lambda: self.ascore(judge=chosen, row=row, **fields), chosen, self.embedder)
-        return scored  # type: ignore[no-any-return]
+        return scored
 
     async def abatch_score(
         self, rows: Iterable[Mapping[str, Any]], *, judge: JudgeClient | None = None, budget: Budget | None = None
@@ -370,7 +336,7 @@ class JudgedMetric:
         """Sync :meth:`abatch_score`; also inside a running event loop."""
         items, chosen = list(rows), self._judge(judge)
         scored = run_sync(lambda: self.abatch_score(items, judge=chosen, budget=budget), chosen, self.embedder)
-        return scored  # type: ignore[no-any-return]
+        return scored
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ from .structured import (
     strict_schema,
     with_instruction,
 )
+from .sync import run_sync
 from .transport import Call, Transport, choices_of, endpoint_of
 
 if TYPE_CHECKING:
@@ -156,9 +157,10 @@ class JudgeClient:
     output tokens).
 
     Use it as a context manager (``with`` or ``async with``), or call :meth:`close` / :meth:`aclose`.
-    The sync methods (:meth:`run`, :meth:`judge`, :meth:`embed`) each run their own event loop; inside a
-    running loop (Jupyter, an async app) await the ``a``-prefixed ones instead. A client serves one event
-    loop at a time per thread; each event loop it runs in has its own connections.
+    The sync methods (:meth:`run`, :meth:`judge`, :meth:`embed`) each run their own event loop, on a worker
+    thread when one already runs in this thread (Jupyter, an async app; awaiting the ``a``-prefixed ones
+    there avoids the thread). A client serves one event loop at a time per thread; each event loop it runs
+    in has its own connections.
     """
 
     def __init__(
@@ -370,25 +372,6 @@ class JudgeClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def _sync(self, name: str, fn: Callable[[], Awaitable[T]]) -> T:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            pass
-        else:
-            raise RuntimeError(
-                f"JudgeClient.{name}() runs its own event loop and cannot be called inside a running one "
-                f"(Jupyter, an async app): use `await client.a{name}(...)` there"
-            )
-
-        async def main() -> T:
-            try:
-                return await fn()
-            finally:
-                await self._http.close_loop()
-
-        return asyncio.run(main())
 
     # One HTTP request, with retries -------------------------------------------------------------------
 
@@ -718,7 +701,7 @@ class JudgeClient:
     ) -> JudgeResult | JudgeFailure:
         """Sync :meth:`ajudge`."""
         req = JudgeRequest(row, metric, tuple(messages), schema, field, votes, combine, sampling, model)
-        return self._sync("judge", lambda: self._judge_one(req))
+        return run_sync(lambda: self._judge_one(req), self)
 
     async def arun(
         self, requests: Iterable[JudgeRequest], *, budget: Budget | None = None, progress: bool | None = None
@@ -780,7 +763,7 @@ class JudgeClient:
     ) -> JudgeRun:
         """Sync :meth:`arun`."""
         reqs = list(requests)
-        return self._sync("run", lambda: self.arun(reqs, budget=budget, progress=progress))
+        return run_sync(lambda: self.arun(reqs, budget=budget, progress=progress), self)
 
     def dry_run(self, requests: Iterable[JudgeRequest]) -> DryRun:
         """Every prompt as it would be sent, and the calls, tokens and cost per metric, without any call.
@@ -874,9 +857,7 @@ class JudgeClient:
     ) -> np.ndarray:
         """Sync :meth:`aembed`."""
         items = list(texts)
-        return self._sync(
-            "embed", lambda: self.aembed(items, model=model, batch_size=batch_size, dimensions=dimensions)
-        )
+        return run_sync(lambda: self.aembed(items, model=model, batch_size=batch_size, dimensions=dimensions), self)
 
 
 def _decode_embeddings(data: dict[str, Any], expected: int) -> list[np.ndarray]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...judged.base import JudgedMetric, MetricResult, run_sync, score_rows
+from ...judged.base import JudgedMetric, MetricResult, score_rows
+from ...llm.sync import run_sync
 from ._model_config import judge_for
 
 __all__ = ["EvaluatorError", "JudgedEvaluator"]
@@ -100,4 +101,4 @@ class JudgedEvaluator:
     def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | Exception]:
         """Every row (its call keywords) in one run of the judge: an output dict per row, or the row's
         :class:`EvaluatorError` (a malformed row's result has cause ``invalid_input``)."""
-        return run_sync(lambda: self._ascore(rows, strict=False), self.judge)  # type: ignore[no-any-return]
+        return run_sync(lambda: self._ascore(rows, strict=False), self.judge)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...judged.base import JudgedMetric, MetricResult, run_sync
+from ...judged.base import JudgedMetric, MetricResult
 from ...llm import JudgeClient
+from ...llm.sync import run_sync
 from .dataset_schema import MultiTurnSample, SingleTurnSample
 
 __all__ = ["MetricError", "RagasMetric", "check_embeddings"]
@@ -72,7 +73,7 @@ class RagasMetric(JudgedMetric):
         """Sync :meth:`ascore`; also inside a running event loop."""
         chosen = llm or judge or self.judge
         scored = run_sync(lambda: self.ascore(judge=chosen, **fields), chosen, self.embedder)
-        return scored  # type: ignore[no-any-return]
+        return scored
 
     async def single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         """Ragas legacy ``await metric.single_turn_ascore(sample)``: the value, or :class:`MetricError`."""

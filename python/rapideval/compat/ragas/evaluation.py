@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...judged.base import JudgedMetric, MetricResult, run_sync, score_rows
+from ...judged.base import JudgedMetric, MetricResult, score_rows
 from ...llm import JudgeClient
+from ...llm.sync import run_sync
 from ._metric import check_embeddings
 from .dataset_schema import EvaluationDataset
 

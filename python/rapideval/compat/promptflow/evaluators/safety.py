@@ -96,6 +96,8 @@ class _SafetyEvaluator(JudgedEvaluator):
 
     def __init__(self, project_scope: Any = None, credential: Any = None, *, model_config: Any = None) -> None:
         super().__init__(_judge_config(project_scope, model_config))
+        # Held as promptflow's evaluators hold them; no request reaches Azure (the judge is rapideval's).
+        self.project_scope, self.credential = project_scope, credential
 
 
 class HarmEvaluator(_SafetyEvaluator):
