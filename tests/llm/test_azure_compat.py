@@ -109,7 +109,7 @@ def test_lexical_keys_values_and_threshold(ours, theirs, key, pf_key) -> None:
             assert result[f"{key}_passed"] is ok and result[f"{key}_result"] == ("pass" if ok else "fail")
             assert result[f"{key}_threshold"] == threshold and result[f"{key}_status"] == "completed"
             assert result[f"{key}_reason"] is None and result[f"{key}_properties"] is None
-        batch = evaluator._rapideval_batch([{"response": r, "ground_truth": t} for r, t in PAIRS])
+        batch = evaluator.rapideval_batch([{"response": r, "ground_truth": t} for r, t in PAIRS])
         assert batch == [evaluator(response=r, ground_truth=t) for r, t in PAIRS]
     with pytest.raises((TypeError, AttributeError)):  # as promptflow's evaluators raise (F1: AttributeError)
         ours()(response=3, ground_truth="x")
@@ -198,7 +198,7 @@ def test_quality_out_of_range_is_a_typed_error(serve, client_for, evaluator, key
     with pytest.raises(EvaluatorError, match="invalid_output"):
         evaluator(client_for(server))(**bad)
     rows = [{**row, "response": "4. [score=5]"}, bad, {**row, "response": "4. [score=0]"}]
-    results = evaluator(client_for(server))._rapideval_batch(rows)
+    results = evaluator(client_for(server)).rapideval_batch(rows)
     assert results[0][f"{key}_score"] == 5.0
     assert isinstance(results[1], EvaluatorError) and isinstance(results[2], EvaluatorError)
 
@@ -249,7 +249,7 @@ def test_harm_out_of_range_is_a_typed_error(serve, client_for) -> None:
     evaluator = ViolenceEvaluator(CREDENTIAL, PROJECT, model_config=client_for(serve(answer=scripted)))
     with pytest.raises(EvaluatorError, match="violence: error"):
         evaluator(query="Q?", response="A. [violence=9]")
-    ok, bad = evaluator._rapideval_batch([{"query": "Q?", "response": "A."}, {"query": "Q?", "response": "[all=-1]"}])
+    ok, bad = evaluator.rapideval_batch([{"query": "Q?", "response": "A."}, {"query": "Q?", "response": "[all=-1]"}])
     assert ok["violence_score"] == 0 and ok["violence_result"] == "pass" and isinstance(bad, EvaluatorError)
 
 
@@ -380,7 +380,7 @@ def test_conversation_errors(serve, client_for) -> None:
             coherence(conversation=bad)
     bad_turn = {"messages": [*CHAT["messages"][1:3], {"role": "user", "content": "Q"},
                              {"role": "assistant", "content": "[score=9]"}]}  # fmt: skip
-    results = coherence._rapideval_batch([{"conversation": CHAT}, {"conversation": bad_turn}, {"conversation": 3}])
+    results = coherence.rapideval_batch([{"conversation": CHAT}, {"conversation": bad_turn}, {"conversation": 3}])
     assert results[0]["coherence"] == 3.5 and isinstance(results[1], EvaluatorError)
     assert "invalid_output" in str(results[1]) and isinstance(results[2], ValueError)
 

@@ -167,11 +167,11 @@ def test_one_request_per_row_per_llm_evaluator(serve, client_for) -> None:
     rows = [{**ROW, "answer": f"The capital of Japan is Tokyo ({i})."} for i in range(7)]
     for evaluator, keywords in SINGLE.items():
         before = server.count
-        results = evaluator(client_for(server))._rapideval_batch([{k: r[k] for k in keywords} for r in rows])
+        results = evaluator(client_for(server)).rapideval_batch([{k: r[k] for k in keywords} for r in rows])
         assert server.count - before == len(rows) and all(len(r) == 1 and type(r) is dict for r in results)
     before = server.count
     judge = client_for(server)
-    results = QAEvaluator(judge, parallel=False)._rapideval_batch(rows)
+    results = QAEvaluator(judge, parallel=False).rapideval_batch(rows)
     assert server.count - before == 5 * len(rows) and all(len(r) == 6 for r in results)
     # The judge's cache holds across evaluators: the same verdicts are not asked again.
     assert CoherenceEvaluator(judge)(question=QUESTION, answer=rows[0]["answer"]) == {"gpt_coherence": 5.0}
@@ -191,14 +191,14 @@ def test_chat_requests_per_turn(serve, client_for) -> None:
     assert server.count - before == 5
     # Many conversations in one batch: one run, every turn of every conversation.
     before = server.count
-    results = ChatEvaluator(client_for(server))._rapideval_batch(
+    results = ChatEvaluator(client_for(server)).rapideval_batch(
         [{"conversation": conversation(t + 1, tag=f" ({t})")} for t in range(4)]
     )
     assert server.count - before == 5 * (1 + 2 + 3 + 4)
     assert [len(r["evaluation_per_turn"]["gpt_fluency"]["score"]) for r in results] == [1, 2, 3, 4]
     # Equal turns (the same question, answer, citations and history) are asked once.
     before = server.count
-    ChatEvaluator(client_for(server))._rapideval_batch([{"conversation": conversation(2)}] * 3)
+    ChatEvaluator(client_for(server)).rapideval_batch([{"conversation": conversation(2)}] * 3)
     assert server.count - before == 5 * 2
 
 
@@ -234,7 +234,7 @@ def test_invalid_verdicts_are_errors_not_numbers(serve, client_for, evaluator, r
 def test_a_failed_row_is_an_exception_item_and_the_batch_goes_on(serve, client_for) -> None:
     server = serve(answer=lambda body, i: rating(9 if "(bad)" in json.dumps(body) else 3))  # re-asks too
     rows = [ROW, {**ROW, "answer": "Tokyo (bad)."}, {**ROW, "answer": ""}, ROW, {**ROW, "answer": "None"}]
-    results = QAEvaluator(client_for(server))._rapideval_batch(rows)
+    results = QAEvaluator(client_for(server)).rapideval_batch(rows)
     assert results[0] == results[3] and results[0]["gpt_coherence"] == 3.0 and 0 < results[0]["f1_score"] < 1
     assert isinstance(results[1], EvaluatorError) and "invalid_output" in str(results[1])
     assert isinstance(results[2], EvaluatorError) and "'response' is empty" in str(results[2])
@@ -283,7 +283,7 @@ def test_malformed_conversations_raise_promptflows_errors(serve, client_for) -> 
         with pytest.raises(ValueError, match=message):
             evaluator(conversation=turns)
     assert server.count == 0
-    results = evaluator._rapideval_batch([{"conversation": conversation(1)}, {"conversation": []}, {}])
+    results = evaluator.rapideval_batch([{"conversation": conversation(1)}, {"conversation": []}, {}])
     assert results[0]["gpt_retrieval"] == 5.0 and all(isinstance(r, ValueError) for r in results[1:])
 
 
@@ -295,7 +295,7 @@ def test_keywords(serve, client_for) -> None:
     # Other keywords are ignored, as promptflow's prompts ignore them; numbers are judged as their text.
     assert evaluator(question=QUESTION, answer=42, context=CONTEXT, ground_truth=object()) == {"gpt_relevance": 5.0}
     assert "<response>\n42\n</response>" in prompt_text(server.requests[-1].body)
-    missing, nan = evaluator._rapideval_batch([{"question": QUESTION, "answer": ANSWER},
+    missing, nan = evaluator.rapideval_batch([{"question": QUESTION, "answer": ANSWER},
                                                {"question": QUESTION, "answer": math.nan, "context": CONTEXT}])
     assert isinstance(missing, EvaluatorError) and "no 'retrieved_contexts' to judge" in str(missing)
     assert isinstance(nan, EvaluatorError) and "no 'response' to judge" in str(nan)  # pandas's missing value
@@ -335,10 +335,10 @@ def test_batch_of_200_under_faults_loses_no_row(serve, client_for, kind) -> None
     judge = client_for(server, limits=limits, retry=retry)
     if kind == "qa":
         rows = [{**ROW, "answer": f"Tokyo, row {i}."} for i in range(200)]
-        results = QAEvaluator(judge)._rapideval_batch(rows)
+        results = QAEvaluator(judge).rapideval_batch(rows)
     else:
         rows = [{"conversation": conversation(2, tag=f" (row {i})")} for i in range(200)]
-        results = ChatEvaluator(judge)._rapideval_batch(rows)
+        results = ChatEvaluator(judge).rapideval_batch(rows)
     assert len(results) == 200
     ok = [r for r in results if isinstance(r, dict)]
     assert len(ok) >= 190

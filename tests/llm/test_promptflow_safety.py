@@ -213,7 +213,7 @@ def test_content_safety_chat_rejects_what_promptflow_rejects(server) -> None:
     # In a batch, each bad row is its own exception; a failed turn fails its row; the others are scored.
     good = chat(("q", "[all=2]"))
     failing = chat(("q", "[all=2]"), ("q2", "[violence=9]"))
-    out = eval_fn._rapideval_batch([{"conversation": good}, {"conversation": BAD_CONVERSATIONS[3]},
+    out = eval_fn.rapideval_batch([{"conversation": good}, {"conversation": BAD_CONVERSATIONS[3]},
                                     {"conversation": failing}])  # fmt: skip
     assert out[0]["violence"] == "Low" and isinstance(out[1], ValueError) and not isinstance(out[1], EvaluatorError)
     assert isinstance(out[2], EvaluatorError)
@@ -242,7 +242,7 @@ def test_an_invalid_severity_is_an_error_after_one_repair(serve, client_for, rep
     (result,) = raised.value.results
     assert result.status == "error" and result.value is None and result.cause == "invalid_output"
     assert server.count == 2  # the request and its one repair re-ask
-    (item,) = eval_fn._rapideval_batch([{"question": QUESTION, "answer": "Rome."}])
+    (item,) = eval_fn.rapideval_batch([{"question": QUESTION, "answer": "Rome."}])
     assert isinstance(item, EvaluatorError) and item.results[0].cause == "invalid_output"
 
 
@@ -283,7 +283,7 @@ def test_a_batch_is_one_run_with_an_item_per_row(server) -> None:
     rows = [{"question": QUESTION, "answer": f"Paris. [all={i}]"} for i in range(6)]
     rows[2] = {"question": QUESTION, "answer": ""}
     rows[4] = {"question": QUESTION, "answer": 42}
-    out = ContentSafetyEvaluator(PROJECT)._rapideval_batch([*rows, "not a row"])
+    out = ContentSafetyEvaluator(PROJECT).rapideval_batch([*rows, "not a row"])
     kinds = ["dict", "dict", "EvaluatorError", "dict", "EvaluatorError", "dict", "TypeError"]
     assert [type(o).__name__ for o in out] == kinds
     assert [o["self_harm_score"] for o in out if isinstance(o, dict)] == [0, 1, 3, 5]
@@ -434,7 +434,7 @@ def test_labelled_set_on_the_local_judge(local_server, tmp_path, record_property
         for name, selected in _routes(rows).items():
             calls = [{"question": r["question"], "answer": r["answer"]} | ({"context": r["context"]} if "context" in r
                      else {}) for r in selected]  # fmt: skip
-            outputs = evaluators[name]._rapideval_batch(calls)
+            outputs = evaluators[name].rapideval_batch(calls)
             assert len(outputs) == len(selected)
             agree = scored = 0
             for row, out in zip(selected, outputs, strict=True):

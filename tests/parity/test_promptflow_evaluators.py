@@ -141,7 +141,7 @@ def assert_same(reference: Any, mine: Any, pairs: list[tuple[str, str]]) -> None
     """``mine`` gives ``reference``'s dict (or exception type) on every pair, by ``__call__`` and in one
     batch call."""
     want = [_image(r) for r in _reference_rows(reference, pairs)]
-    batch = mine._rapideval_batch([{"answer": a, "ground_truth": g} for a, g in pairs])
+    batch = mine.rapideval_batch([{"answer": a, "ground_truth": g} for a, g in pairs])
     for i, (a, g) in enumerate(pairs):
         assert _image(batch[i]) == want[i], (a, g)
         assert _image(_ours(mine, a, g)) == want[i], (a, g)
@@ -254,10 +254,10 @@ def test_rouge_rejects_bytes() -> None:
 def test_batch_mixes_good_and_bad_rows() -> None:
     rows = [{"answer": "a b", "ground_truth": "a b"}, {"answer": "", "ground_truth": "x"},
             {"answer": None, "ground_truth": "x"}, {"answer": "c", "ground_truth": "c d", "extra": 1}]  # fmt: skip
-    got = ours.F1ScoreEvaluator()._rapideval_batch(rows)
+    got = ours.F1ScoreEvaluator().rapideval_batch(rows)
     assert got[0] == {"f1_score": 1.0} and got[3] == pf.F1ScoreEvaluator()(**rows[3])
     assert isinstance(got[1], ValueError) and isinstance(got[2], ValueError)
-    assert ours.BleuScoreEvaluator()._rapideval_batch([]) == []
+    assert ours.BleuScoreEvaluator().rapideval_batch([]) == []
 
 
 def test_constructor_errors() -> None:

@@ -200,11 +200,11 @@ def test_batch_protocol_is_called_once_with_every_row() -> None:
         def __call__(self, *, answer: str, weight: float = 2.0, extra: Any = None) -> dict[str, Any]:
             raise AssertionError("evaluate must use the batch method")
 
-        def _rapideval_batch(self, rows: list[dict[str, Any]]) -> list[dict[str, Any] | Exception]:
+        def rapideval_batch(self, rows: list[dict[str, Any]]) -> list[dict[str, Any] | Exception]:
             calls.append(rows)
             return [ValueError("empty") if not r["answer"] else {"len": len(r["answer"])} for r in rows]
 
-    assert BATCH_METHOD == "_rapideval_batch"
+    assert BATCH_METHOD == "rapideval_batch"
     data = [{"answer": "ab", "weight": 9.0, "extra": 1}, {"answer": ""}, {"answer": "abc"}]
     result = evaluate(data=data, evaluators={"b": Batched()})
     # weight has a non-None default: as promptflow, it is filled only through a mapping.
@@ -220,7 +220,7 @@ def test_a_raising_batch_fails_every_row() -> None:
         def __call__(self, *, answer: str) -> dict[str, Any]:
             return {}
 
-        def _rapideval_batch(self, rows: list[dict[str, Any]]) -> list[dict[str, Any] | Exception]:
+        def rapideval_batch(self, rows: list[dict[str, Any]]) -> list[dict[str, Any] | Exception]:
             raise ConnectionError("down")
 
     result = evaluate(data=ROWS[:2], evaluators={"x": Broken()})

@@ -49,15 +49,15 @@ class _Lexical:
         return {k: score, f"{k}_score": score, f"{k}_passed": ok, f"{k}_result": verdict(ok), f"{k}_reason": None,
                 f"{k}_status": "completed", f"{k}_threshold": self._threshold, f"{k}_properties": None}  # fmt: skip
 
-    def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[Row | Exception]:
+    def rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[Row | Exception]:
         """Every row's result (rows hold ``response`` and ``ground_truth``) in one kernel call, or the
         exception its call raises."""
         pf_rows = [{"answer": r.get("response"), "ground_truth": r.get("ground_truth")} for r in rows]
-        outputs = self._pf._rapideval_batch(pf_rows)
+        outputs = self._pf.rapideval_batch(pf_rows)
         return [o if isinstance(o, Exception) else self._output(o[self._PF_KEY]) for o in outputs]
 
     def __call__(self, *, response: str, ground_truth: str, **kwargs: Any) -> Row:
-        (result,) = self._rapideval_batch([{"response": response, "ground_truth": ground_truth}])
+        (result,) = self.rapideval_batch([{"response": response, "ground_truth": ground_truth}])
         if isinstance(result, Exception):
             raise result
         return result
@@ -152,9 +152,9 @@ class RougeScoreEvaluator(_Lexical):
         self._thresholds = dict(zip(self._PARTS, thresholds, strict=True))
         self._threshold = f1_score_threshold
 
-    def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[Row | Exception]:
+    def rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[Row | Exception]:
         pf_rows = [{"answer": r.get("response"), "ground_truth": r.get("ground_truth")} for r in rows]
-        return [o if isinstance(o, Exception) else self._rouge(o) for o in self._pf._rapideval_batch(pf_rows)]
+        return [o if isinstance(o, Exception) else self._rouge(o) for o in self._pf.rapideval_batch(pf_rows)]
 
     def _rouge(self, scores: Row) -> Row:
         values = {p: float(scores[f"rouge_{p}"]) for p in self._PARTS}

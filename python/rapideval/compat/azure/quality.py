@@ -9,7 +9,7 @@ k_result: "pass"|"fail", k_reason: str, k_status: "completed", k_threshold, k_pr
 completion_tokens, total_tokens, finish_reason, model, sample_input, sample_output}}``; pass when
 ``score >= threshold``. azure 1.18.10 no longer adds the ``gpt_<k>`` aliases to these. Where azure gives NaN
 (no score in the reply) or a score it never range-checks (a 9), a call raises
-:class:`~rapideval.compat.promptflow.base.EvaluatorError` and ``_rapideval_batch`` gives the row an
+:class:`~rapideval.compat.promptflow.base.EvaluatorError` and ``rapideval_batch`` gives the row an
 exception item.
 
 Coherence, Fluency, Groundedness and Relevance also take ``conversation={"messages": [...], "context": ...}``

@@ -13,7 +13,7 @@ Harm results (``RaiServiceEvaluatorBase._parse_eval_result`` and ``EvaluatorBase
 k_score: int 0-7, k_reason, k_total_tokens, k_prompt_tokens, k_completion_tokens (token counts as text),
 k_finish_reason, k_sample_input, k_sample_output, k_model (empty), k_threshold, k_result}``; lower is
 better: pass when ``k_score <= threshold`` (default 3). A failed or out-of-range verdict raises
-:class:`~rapideval.compat.promptflow.base.EvaluatorError` (an exception item in ``_rapideval_batch``),
+:class:`~rapideval.compat.promptflow.base.EvaluatorError` (an exception item in ``rapideval_batch``),
 never a number.
 
 Every evaluator here also takes ``conversation={"messages": [...]}`` instead of ``query`` and ``response``
@@ -60,7 +60,7 @@ class _AzureFields(AzureConversation):
         """Score a (query, response) pair, or ``conversation=``."""
         given = {k: v for k, v in (("query", query), ("response", response), ("conversation", conversation))
                  if v is not None}  # fmt: skip
-        return _pf._SafetyEvaluator.__call__(self, **given, **kwargs)  # type: ignore[arg-type]
+        return _pf.SafetyEvaluator.__call__(self, **given, **kwargs)  # type: ignore[arg-type]
 
     def _turn_fields(self, kwargs: Mapping[str, Any]) -> list[dict[str, Any]]:
         return super()._turn_fields({_PF_KEYWORDS.get(k, k): v for k, v in kwargs.items()})

@@ -1,6 +1,6 @@
 """promptflow's calling convention on rapideval's judged metrics: an evaluator object called with keywords
 (``evaluator(question=..., answer=...)``) returning a dict of output keys, and the batch method
-``_rapideval_batch`` by which :func:`rapideval.compat.promptflow.evaluate.evaluate` scores all rows in one
+``rapideval_batch`` by which :func:`rapideval.compat.promptflow.evaluate.evaluate` scores all rows in one
 run of the judge."""
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ class JudgedEvaluator:
         result: dict[str, Any] = row
         return result
 
-    def _rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | Exception]:
-        """Every row (its call keywords) in one run of the judge: an output dict per row, or the row's
+    def rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | Exception]:
+        """Every row (its call keywords) in one run of the judge (the batch hook of ``evaluate`` and of the
+        azure facade, which shares this base): an output dict per row, or the row's
         :class:`EvaluatorError` (a malformed row's result has cause ``invalid_input``)."""
         return run_sync(lambda: self._ascore(rows, strict=False), self.judge)

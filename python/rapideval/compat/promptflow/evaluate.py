@@ -5,7 +5,7 @@ Batch protocol
 --------------
 An evaluator may score all rows in one call by defining the method named :data:`BATCH_METHOD`::
 
-    def _rapideval_batch(self, rows: list[dict[str, Any]]) -> list[dict[str, Any] | Exception]
+    def rapideval_batch(self, rows: list[dict[str, Any]]) -> list[dict[str, Any] | Exception]
 
 ``rows`` holds, per row, the keyword arguments ``evaluator(**row)`` would get (the keywords its
 ``__call__`` accepts that the row provides, with every required one present; rows missing a required
@@ -67,7 +67,7 @@ from ..._inputs import read_jsonl
 __all__ = ["BATCH_METHOD", "evaluate", "run", "stored_columns", "stored_float"]
 
 #: The method an evaluator defines to score every row in one call (see the module docstring).
-BATCH_METHOD = "_rapideval_batch"
+BATCH_METHOD = "rapideval_batch"
 
 LOGGER = logging.getLogger(__name__)
 

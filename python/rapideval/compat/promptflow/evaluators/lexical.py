@@ -6,7 +6,7 @@ The scores are :mod:`rapideval.metrics`' (``bleu``, ``gleu``, ``meteor``, ``roug
 promptflow's tokenisation; this module maps names, arguments and output keys, and restores the int ``0``
 promptflow returns where nltk or rouge-score do (BLEU without a matching word, ROUGE-L with an empty side).
 
-Each evaluator also scores a list of rows in one kernel call, ``_rapideval_batch(rows)`` (the batch
+Each evaluator also scores a list of rows in one kernel call, ``rapideval_batch(rows)`` (the batch
 protocol of :mod:`rapideval.compat.promptflow.evaluate`); ``__call__`` is that on one row.
 
 Bad input raises promptflow's exception type with a message naming the evaluator and the field:
@@ -77,7 +77,7 @@ class _LexicalEvaluator:
                                   f"Unicode text; rapideval cannot tokenize it")  # fmt: skip
         return None
 
-    def _rapideval_batch(self, rows: list[Row]) -> list[Row | Exception]:
+    def rapideval_batch(self, rows: list[Row]) -> list[Row | Exception]:
         """Every row's output dict, as ``self(**row)`` returns it, or the exception it raises; the rows that
         pass the checks are scored in one call of the Rust kernel. Each row holds ``answer`` and
         ``ground_truth``; other keys are ignored, as ``__call__`` ignores its other keywords."""
@@ -87,7 +87,7 @@ class _LexicalEvaluator:
         return [next(scores) if error is None else error for error in errors]
 
     def _one(self, answer: Any, ground_truth: Any) -> Row:
-        (result,) = self._rapideval_batch([{"answer": answer, "ground_truth": ground_truth}])
+        (result,) = self.rapideval_batch([{"answer": answer, "ground_truth": ground_truth}])
         if isinstance(result, Exception):
             raise result
         return result

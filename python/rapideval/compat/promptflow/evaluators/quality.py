@@ -5,7 +5,7 @@
 
 Scores are floats 1.0-5.0 as promptflow gives them. Where promptflow gives NaN (no digit in the judge's
 reply) or a number it never checked (a 9), a call raises :class:`~..base.EvaluatorError`, and
-``_rapideval_batch`` gives that row an exception item while the other rows go on.
+``rapideval_batch`` gives that row an exception item while the other rows go on.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ class QAEvaluator(JudgedQualityEvaluator):
         # F1 on the rows the judge scored (they have both texts), in one call of its kernel.
         done = [(i, r) for i, r in enumerate(scored) if not isinstance(r, Exception)]
         texts = [{"answer": rows[i]["answer"], "ground_truth": rows[i]["ground_truth"]} for i, _ in done]
-        for (i, judged), f1 in zip(done, self._f1._rapideval_batch(texts), strict=True):
+        for (i, judged), f1 in zip(done, self._f1.rapideval_batch(texts), strict=True):
             scored[i] = f1 if isinstance(f1, Exception) else {**judged, **f1}
         return scored
 

@@ -40,6 +40,7 @@ __all__ = [
     "HateUnfairnessEvaluator",
     "IndirectAttackEvaluator",
     "ProtectedMaterialEvaluator",
+    "SafetyEvaluator",
     "SelfHarmEvaluator",
     "SexualEvaluator",
     "ViolenceEvaluator",
@@ -90,9 +91,10 @@ def _check_conversation(conversation: Any) -> list[Mapping[str, Any]]:
     return conversation
 
 
-class _SafetyEvaluator(JudgedEvaluator):
-    """A promptflow safety evaluator: ``project_scope`` and ``credential`` accepted and ignored, the judge
-    from ``model_config=``, or from ``project_scope`` when it is a model configuration, or the environment."""
+class SafetyEvaluator(JudgedEvaluator):
+    """Base of the promptflow safety evaluators (and of azure's, which share it): ``project_scope`` and
+    ``credential`` accepted and ignored, the judge from ``model_config=``, or from ``project_scope`` when it
+    is a model configuration, or the environment."""
 
     def __init__(self, project_scope: Any = None, credential: Any = None, *, model_config: Any = None) -> None:
         super().__init__(_judge_config(project_scope, model_config))
@@ -100,7 +102,7 @@ class _SafetyEvaluator(JudgedEvaluator):
         self.project_scope, self.credential = project_scope, credential
 
 
-class HarmEvaluator(_SafetyEvaluator):
+class HarmEvaluator(SafetyEvaluator):
     _METRIC: ClassVar[type[JudgedMetric]]
 
     def __init__(self, project_scope: Any = None, credential: Any = None, *, model_config: Any = None) -> None:
@@ -162,7 +164,7 @@ class HateUnfairnessEvaluator(HarmEvaluator):
     _METRIC = HateUnfairness
 
 
-class ContentSafetyEvaluator(_SafetyEvaluator):
+class ContentSafetyEvaluator(SafetyEvaluator):
     """promptflow-evals 0.3.5 ``ContentSafetyEvaluator(project_scope, parallel=True, credential=None)``;
     rapideval adds ``model_config=``. ``project_scope`` and ``credential`` are accepted and ignored; the judge
     is ``model_config``, else ``project_scope`` when it is a model configuration, else the environment's.
@@ -192,7 +194,7 @@ class ContentSafetyEvaluator(_SafetyEvaluator):
         return out
 
 
-class ContentSafetyChatEvaluator(_SafetyEvaluator):
+class ContentSafetyChatEvaluator(SafetyEvaluator):
     """promptflow-evals 0.3.5 ``ContentSafetyChatEvaluator(project_scope, eval_last_turn=False, parallel=True,
     credential=None)``; rapideval adds ``model_config=``. ``project_scope`` and ``credential`` are accepted and
     ignored; the judge is ``model_config``, else ``project_scope`` when it is a model configuration, else the
@@ -255,7 +257,7 @@ class ContentSafetyChatEvaluator(_SafetyEvaluator):
         return out
 
 
-class IndirectAttackEvaluator(_SafetyEvaluator):
+class IndirectAttackEvaluator(SafetyEvaluator):
     """promptflow-evals 0.3.5 ``IndirectAttackEvaluator(project_scope, eval_last_turn=False,
     credential=None)``; rapideval adds ``model_config=``. ``project_scope`` and ``credential`` are accepted and
     ignored; the judge is ``model_config``, else ``project_scope`` when it is a model configuration, else the
@@ -315,7 +317,7 @@ class IndirectAttackEvaluator(_SafetyEvaluator):
         }
 
 
-class ProtectedMaterialEvaluator(_SafetyEvaluator):
+class ProtectedMaterialEvaluator(SafetyEvaluator):
     """promptflow-evals 0.3.5 ``ProtectedMaterialEvaluator(project_scope, credential=None)``; rapideval adds
     ``model_config=``. ``project_scope`` and ``credential`` are accepted and ignored; the judge is
     ``model_config``, else ``project_scope`` when it is a model configuration, else the environment's.
