@@ -22,17 +22,8 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from .evaluation import (
-    CHUNK_ROWS,
-    JUDGED_CHUNK_ROWS,
-    EvaluationResult,
-    concat_tables,
-    field_columns,
-    id_columns_of,  # fmt: skip
-    score_chunk,
-)
+from .evaluation import EvaluationResult, RunSetup, concat_tables, score_chunk
 from .evaluation.metrics import Spec, resolve
-from .evaluation.result import Tracker
 from .evaluation.sources import Chunk
 from .llm import JudgeClient, Limits, Usage
 
@@ -182,29 +173,27 @@ def evaluate(
     columns = dataset.columns()
     if ROW in columns:
         raise ValueError(f"rapideval.ray.evaluate: the dataset has a column {ROW!r}, which this function adds")
-    specs = resolve(metrics)
-    fields = field_columns(specs, columns, column_map, source)
-    ids = id_columns_of(id_columns, columns, source)
-    if chunk_size is None:
-        chunk_size = JUDGED_CHUNK_ROWS if any(s.metric is not None for s in specs) else CHUNK_ROWS
+    setup = RunSetup.of(metrics, columns, column_map, id_columns, source)
+    specs, fields, ids = setup.specs, setup.fields, setup.ids
+    chunk_size = setup.chunk_rows(chunk_size, where="rapideval.ray.evaluate")
     batch_size = chunk_size if batch_size is None else batch_size
     if concurrency is None:
         nodes: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
         concurrency = max(1, len([node for node in nodes if node["Alive"]]))
-    for name, value in (("chunk_size", chunk_size), ("batch_size", batch_size), ("concurrency", concurrency)):
+    for name, value in (("batch_size", batch_size), ("concurrency", concurrency)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"rapideval.ray.evaluate: {name} must be a positive int, got {value!r}")
-    if judge_config is None and any(s.metric is not None and s.metric.uses_judge for s in specs):
+    if judge_config is None and setup.needs_judge:
         judge_config = JudgeConfig()
     # The driver's judge sends no request: it gives the signatures, and the limits that the workers share.
     judge = judge_config.client(cache=None) if judge_config is not None else None
-    signatures = {s.name: s.signature(judge, None) for s in specs}
+    signatures = setup.signatures(judge, None)
 
-    tracker = Tracker([s.name for s in specs], {s.name: s.higher_is_better for s in specs})
+    tracker = setup.tracker()
     tables, usage = [], Usage()
     with _in_order(dataset.context, DataContext.get_current()):
         # The dataset's blocks in its order, as Arrow tables (Ray's DeveloperAPI), counted, then numbered.
-        blocks = dataset.select_columns([*dict.fromkeys([*fields.values(), *ids])]).to_arrow_refs()
+        blocks = dataset.select_columns(setup.columns).to_arrow_refs()
         count, number = ray.remote(_num_rows), ray.remote(_numbered)
         counts = ray.get([count.remote(b) for b in blocks])
         firsts = np.cumsum([0, *counts[:-1]]).tolist()

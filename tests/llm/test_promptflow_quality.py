@@ -385,7 +385,7 @@ def test_fields_left_out_on_request(serve, client_for) -> None:
     assert alone.score(response=ANSWER, judge=judge).value == 5  # no question needed
     assert alone.score(user_input=QUESTION, response=ANSWER, judge=judge).status == "ok"
     assert all("<user_input>" not in prompt_text(r.body) for r in server.requests)  # never shown
-    assert "<user_input>" not in alone.PROMPT and "<user_input>" in Fluency.PROMPT
+    assert "<user_input>" not in alone.INSTRUCTIONS and "<user_input>" in Fluency.INSTRUCTIONS
     no_documents = Relevance(with_retrieved_contexts=False)
     result = no_documents.score(user_input=QUESTION, response=ANSWER, retrieved_contexts=[CONTEXT], judge=judge)
     assert result.status == "ok" and "<retrieved_contexts>" not in prompt_text(server.requests[-1].body)

@@ -164,11 +164,11 @@ def test_faithfulness_matches_ragas_compute_score():
         if not verdicts:  # ragas: NaN (no statements); ours: not_applicable, the pure function is not called
             assert math.isnan(theirs)
             with pytest.raises(NotApplicable):
-                metric.value({}, [_statements([])])
+                metric.value({}, {"statements": _statements([])})
             counts["nan_not_applicable_skipped"] += 1
             continue
         assert faithfulness_score(verdicts) == theirs, verdicts
-        assert metric.value({}, [_statements(statements), _support(verdicts)])[0] == theirs, verdicts
+        assert metric.value({}, {"statements": _statements(statements), "support": _support(verdicts)})[0] == theirs, verdicts
         counts["exact"] += 1
     _report("faithfulness", counts)
     assert counts["exact"] >= MIN_COMPARED and counts["nan_not_applicable_skipped"] >= 1
@@ -184,7 +184,7 @@ def test_context_precision_matches_ragas_average_precision():
         # No contexts: ragas gives 0 / (0 + 1e-10) = 0.0 and so does ours (no NaN here).
         assert average_precision(verdicts) == theirs, verdicts
         result = SimpleNamespace(verdicts=[SimpleNamespace(reason="r", verdicts=verdicts)])
-        assert metric.value({}, [result])[0] == theirs, verdicts
+        assert metric.value({}, {"verdict": result})[0] == theirs, verdicts
         counts["exact"] += 1
     _report("context_precision", counts)
     assert counts["exact"] >= MIN_COMPARED
@@ -209,7 +209,7 @@ def test_context_recall_matches_ragas_compute_score():
             verdicts=[SimpleNamespace(sentences=[SimpleNamespace(sentence=s, attributed=a)
                                                  for s, a in zip(sentences, attributed)])]  # fmt: skip
         )
-        assert metric.value({}, [reply])[0] == theirs, attributed
+        assert metric.value({}, {"verdict": reply})[0] == theirs, attributed
         counts["exact"] += 1
     _report("context_recall", counts)
     assert counts["exact"] >= MIN_COMPARED and counts["nan_skipped"] >= 1
@@ -241,7 +241,8 @@ def test_context_entity_recall_matches_ragas_compute_score():
         assert context_entity_recall_score(wanted, found) == theirs, (wanted, found)
         counts["exact"] += 1
         counts["with_repeats"] += len(set(wanted)) < len(wanted)
-        replies = [SimpleNamespace(verdicts=[SimpleNamespace(entities=e)]) for e in (wanted, found)]
+        replies = {name: SimpleNamespace(verdicts=[SimpleNamespace(entities=e)])
+                   for name, e in (("reference_entities", wanted), ("context_entities", found))}  # fmt: skip
         if not wanted:  # ragas: 0 / 1e-8 = 0.0 (compared above); ours: not_applicable
             assert theirs == 0.0
             with pytest.raises(NotApplicable):
@@ -266,7 +267,7 @@ def test_context_relevance_matches_ragas_average_scores():
         assert (score0, score1) == (r0 / 2, r1 / 2)
         theirs = ragas.average_scores(score0, score1)
         assert context_relevance_score(r0, r1) == theirs, (r0, r1)
-        replies = [SimpleNamespace(value=r0), SimpleNamespace(value=r1)]
+        replies = {"first": SimpleNamespace(value=r0), "second": SimpleNamespace(value=r1)}
         assert metric.value({}, replies)[0] == theirs, (r0, r1)
         counts["exact"] += 1
         counts["ties"] += r0 == r1
@@ -327,7 +328,7 @@ def test_answer_relevancy_matches_ragas_calculate_score():
         assert abs(ours - theirs) <= EMBEDDING_TOL, (ours, theirs)
         generations = SimpleNamespace(verdicts=[SimpleNamespace(question=a.question, noncommittal=a.noncommittal)
                                                 for a in answers])  # fmt: skip
-        assert ResponseRelevancy().value({}, [generations, np.vstack([question, generated])])[0] == ours
+        assert ResponseRelevancy().value({}, {"questions": generations, "embeddings": np.vstack([question, generated])})[0] == ours
         counts["within_1e-12"] += 1
         counts["bit_identical"] += ours == theirs
         counts["all_noncommittal"] += all(noncommittal)
@@ -375,7 +376,7 @@ def test_semantic_similarity_matches_ragas_ascore(threshold):
         cosine = semantic_similarity_score(first, second, None)
         assert abs(cosine - raw) <= EMBEDDING_TOL, (cosine, raw)
         ours = semantic_similarity_score(first, second, threshold)
-        assert metric.value({}, [np.vstack([first, second])])[0] == ours
+        assert metric.value({}, {"embeddings": np.vstack([first, second])})[0] == ours
         if not threshold:  # None, and 0.0, which ragas and we both treat as no threshold (``if threshold``)
             assert abs(ours - theirs) <= EMBEDDING_TOL, (ours, theirs)
             counts["within_1e-12"] += 1
@@ -487,10 +488,11 @@ def test_answer_correctness_metric_maps_verdicts_as_ragas():
         covered = _bits(rng, wanted) if found else [0] * wanted
         beta = float(rng.choice([0.5, 1.0, 2.0]))
         metric = AnswerCorrectness(weights=[1.0, 0.0], beta=beta)
-        results = [_statements([f"r{i}" for i in range(found)]), _statements([f"g{i}" for i in range(wanted)])]
+        results = {"response_statements": _statements([f"r{i}" for i in range(found)]),
+                   "reference_statements": _statements([f"g{i}" for i in range(wanted)])}  # fmt: skip
         if found or wanted:
-            results.append(SimpleNamespace(verdicts=[SimpleNamespace(response_statements=supported,
-                                                                     reference_statements=covered)]))  # fmt: skip
+            results["classified"] = SimpleNamespace(verdicts=[SimpleNamespace(response_statements=supported,
+                                                                              reference_statements=covered)])  # fmt: skip
         ours, _, details = metric.value({}, results)
         tp, fp, fn = sum(supported), found - sum(supported), wanted - sum(covered)
         assert (details["tp"], details["fp"], details["fn"]) == (tp, fp, fn)
@@ -507,7 +509,8 @@ def test_answer_correctness_empty_response_with_covered_reference():
     reference verdicts say both are covered (a judge slip: an empty response states nothing). Ours: 1.0;
     ragas on the same classification (TP = FP = FN = [] with reference statements present): 0.0."""
     classified = SimpleNamespace(verdicts=[SimpleNamespace(response_statements=[], reference_statements=[1, 1])])
-    results = [_statements([]), _statements(["g0", "g1"]), classified]
+    results = {"response_statements": _statements([]), "reference_statements": _statements(["g0", "g1"]),
+               "classified": classified}  # fmt: skip
     ours = AnswerCorrectness(weights=[1.0, 0.0]).value({}, results)[0]
     ragas = RagasAnswerCorrectness(weights=[1.0, 0.0], beta=1.0)
     assert ours == _ragas_answer_correctness(ragas, 0, 0, 0, 0, 2, 0.0) == 0.0
@@ -572,8 +575,8 @@ def test_factual_correctness_matches_ragas_single_turn_ascore(mode):
         both = mode != "precision"
         found = [f"claim {i}" for i in range(len(supported))]
         wanted = [f"reference claim {i}" for i in range(len(covered))] if both else []
-        results = [_statements(found)] + ([_statements(wanted)] if both else [])
-        results += ([_support(supported)] if found else []) + ([_support(covered)] if wanted else [])
+        results = {"response_claims": _statements(found), "reference_claims": _statements(wanted)}
+        results |= ({"supported": _support(supported)} if found else {}) | ({"covered": _support(covered)} if wanted else {})
         metric = FactualCorrectness(mode=mode, beta=beta)
         if not found and (mode == "precision" or not wanted) or mode == "recall" and not wanted:
             # No claims for this mode: ragas gives a number (compared above), our metric not_applicable.
@@ -619,13 +622,15 @@ def _ragas_noise(mode: Any, gt: np.ndarray, ans: np.ndarray, supported: np.ndarr
     )
 
 
-def _noise_results(gt: np.ndarray | None, ans: np.ndarray, supported: np.ndarray) -> list[Any]:
-    """Stand-in results of NoiseSensitivity.plan: reference and response statements, the reference's
+def _noise_results(gt: np.ndarray | None, ans: np.ndarray, supported: np.ndarray) -> dict[str, Any]:
+    """Stand-in results of NoiseSensitivity's stages: reference and response statements, the reference's
     contexts x statements matrix (when it has statements), the response's, the response's support."""
     n_gt = 0 if gt is None else gt.shape[0]
-    results = [_statements([f"g{i}" for i in range(n_gt)]), _statements([f"a{i}" for i in range(ans.shape[0])])]
-    results += [_matrix(gt)] if gt is not None and n_gt else []
-    results += [_matrix(ans), _support([int(v) for v in supported])]
+    results = {"reference_statements": _statements([f"g{i}" for i in range(n_gt)]),
+               "response_statements": _statements([f"a{i}" for i in range(ans.shape[0])])}  # fmt: skip
+    if gt is not None and n_gt:
+        results["reference_by_context"] = _matrix(gt)
+    results |= {"response_by_context": _matrix(ans), "supported": _support([int(v) for v in supported])}
     return results
 
 

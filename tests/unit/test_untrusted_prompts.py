@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapideval import judged
 from rapideval.judged import claims
-from rapideval.judged.base import JudgedMetric
+from rapideval.judged.base import JudgedMetric, probe_requests, render
 from rapideval.llm import JudgeClient, JudgeRequest
 
 PIECES = [
@@ -38,7 +38,7 @@ CONFIGURED = {
 }
 OUR_TAGS = re.compile(r"<(/?)([a-z_]+)>")
 BRACKET_TOKEN = re.compile(r"\[/?[A-Z][A-Z_]*\]")
-LISTS = re.compile(r"<(?:rubric|statements)>\n(.*?)\n</(?:rubric|statements)>", re.S)
+LISTS = re.compile(r"<((?:rubric|[a-z_]*statements))>\n(.*?)\n</\1>", re.S)
 
 
 def _metrics() -> Iterator[JudgedMetric]:
@@ -70,7 +70,9 @@ def _fields(text: list[str], conversation: bool) -> dict[str, Any]:
 
 
 def _requests(metric: JudgedMetric, fields: dict[str, Any]) -> list[JudgeRequest]:
-    return [s for s in metric.plan(0, fields, JUDGE, []) if isinstance(s, JudgeRequest)]
+    """Every request of every stage of ``metric`` for a row of ``fields`` (later stages with the simplest
+    verdicts the earlier ones' schemas allow)."""
+    return [s for s in probe_requests(metric, fields, JUDGE) if isinstance(s, JudgeRequest)]
 
 
 def _structure(content: str) -> list[tuple[str, str]]:
@@ -111,13 +113,14 @@ def test_hostile_fields_keep_every_prompt_s_blocks(hostile: list[str], conversat
 
 def _items(content: str) -> list[int]:
     """The number of lines (items, levels) of each list block of a message."""
-    return [len(body.splitlines()) for body in LISTS.findall(content)]
+    return [len(body.splitlines()) for _, body in LISTS.findall(content)]
 
 
 @settings(max_examples=60, deadline=None)
 @given(items=st.lists(untrusted, min_size=1, max_size=6), premise=untrusted)
 def test_numbered_statements_keep_their_count(items: list[str], premise: str) -> None:
-    for request in (claims.support(0, items, premise, "response"), claims.support_by_context(0, items, [premise])):
+    for ask in (claims.support(items, premise, "response"), claims.support_by_context(items, [premise])):
+        request = render(ask, 0, "test", JUDGE)
         content = request.messages[-1]["content"]
         _structure(content)
         block = re.search(r"<statements>\n(.*)\n</statements>", content, re.S)

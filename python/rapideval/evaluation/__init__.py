@@ -8,10 +8,12 @@ import os
 import pathlib
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..sample import V1_NAMES
 from .metrics import Scores, Spec, names, resolve, run_chunk
 from .result import EvaluationResult, MetricSummary, Tracker
 from .sources import Chunk, open_source
@@ -20,13 +22,10 @@ from .store import Output, storable
 if TYPE_CHECKING:
     from ..llm import JudgeClient
 
-__all__ = ["EvaluationResult", "MetricSummary", "evaluate", "metric_names"]
+__all__ = ["EvaluationResult", "MetricSummary", "RunSetup", "evaluate", "metric_names"]
 
 metric_names = names
 
-# Ragas's v1 column names, read as the fields they name when the data has no column of the field's own name.
-ALIASES = {"question": "user_input", "answer": "response", "contexts": "retrieved_contexts",
-           "ground_truth": "reference", "ground_truths": "reference"}  # fmt: skip
 # Rows per chunk: deterministic kernels work best on large batches; judged rows are slow, and a chunk is the
 # unit that a stopped run keeps.
 CHUNK_ROWS = 10_000
@@ -45,7 +44,7 @@ def field_columns(specs: Sequence[Spec], columns: Sequence[str], column_map: Map
     by_field = {field: column for column, field in mapped.items()}
     for column in columns:
         if column not in mapped:
-            field = ALIASES.get(column, column)
+            field = V1_NAMES.get(column, column)  # Ragas's v1 names, where the field has no column
             if field not in by_field and (field == column or field not in columns):
                 by_field[field] = column
     out: dict[str, str] = {}
@@ -68,6 +67,53 @@ def id_columns_of(id_columns: Sequence[str] | None, columns: Sequence[str], sour
     if missing:
         raise ValueError(f"evaluate: id_columns {missing} are not columns of {source}; its columns: {list(columns)}")
     return list(id_columns)
+
+
+@dataclass(frozen=True)
+class RunSetup:
+    """What every evaluation run (:func:`evaluate`, :func:`rapideval.ray.evaluate`) settles before its first
+    row: the metrics' specs, the data column of each field, the id columns carried out, and the rows per
+    chunk. :meth:`of` checks the arguments and raises ValueError naming what is wrong."""
+
+    specs: list[Spec]
+    fields: dict[str, str]
+    ids: list[str]
+
+    @classmethod
+    def of(cls, metrics: Sequence[Any], columns: Sequence[str], column_map: Mapping[str, str] | None,
+           id_columns: Sequence[str] | None, source: str) -> RunSetup:  # fmt: skip
+        specs = resolve(metrics)
+        return cls(specs, field_columns(specs, columns, column_map, source), id_columns_of(id_columns, columns, source))
+
+    @property
+    def judged(self) -> bool:
+        """Whether a metric is judged (a judge or embeddings, or a metric computed row by row in Python)."""
+        return any(s.metric is not None for s in self.specs)
+
+    @property
+    def needs_judge(self) -> bool:
+        return any(s.metric is not None and s.metric.uses_judge for s in self.specs)
+
+    @property
+    def columns(self) -> list[str]:
+        """The data columns the run reads: the fields' and the ids', each once."""
+        return [*dict.fromkeys([*self.fields.values(), *self.ids])]
+
+    def chunk_rows(self, chunk_size: int | None, batch_judge: bool = False, where: str = "evaluate") -> int:
+        """``chunk_size``, checked, or the default: 10,000 rows, 256 with a judged metric unless the judge runs
+        in batch mode (a batch answers a chunk's stages in a few batches each: the bigger the chunk, the fewer
+        waits)."""
+        if chunk_size is None:
+            return JUDGED_CHUNK_ROWS if self.judged and not batch_judge else CHUNK_ROWS
+        if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+            raise ValueError(f"{where}: chunk_size must be a positive int, got {chunk_size!r}")
+        return chunk_size
+
+    def signatures(self, judge: JudgeClient | None, embedder: JudgeClient | None) -> dict[str, str]:
+        return {s.name: s.signature(judge, embedder) for s in self.specs}
+
+    def tracker(self) -> Tracker:
+        return Tracker([s.name for s in self.specs], {s.name: s.higher_is_better for s in self.specs})
 
 
 def score_chunk(chunk: Chunk, specs: Sequence[Spec], fields: Mapping[str, str], ids: Sequence[str],
@@ -140,23 +186,15 @@ def evaluate(
     ``progress`` shows a progress bar. Raises ValueError for an unknown metric or a missing column (listing
     the columns that exist)."""
     source = open_source(data, encoding=encoding)
-    specs = resolve(metrics)
-    fields = field_columns(specs, source.columns, column_map, source.name)
-    ids = id_columns_of(id_columns, source.columns, source.name)
-    needs_judge = any(s.metric is not None and s.metric.uses_judge for s in specs)
-    if needs_judge and judge is None:
+    setup = RunSetup.of(metrics, source.columns, column_map, id_columns, source.name)
+    specs, fields, ids = setup.specs, setup.fields, setup.ids
+    if setup.needs_judge and judge is None:
         from ..llm import JudgeClient
 
         judge = JudgeClient()
-    if chunk_size is None:
-        # A batch judge answers a chunk's stages in a few batches each: the bigger the chunk, the fewer waits.
-        online = judge is None or judge.batch is None
-        chunk_size = JUDGED_CHUNK_ROWS if online and any(s.metric is not None for s in specs) else CHUNK_ROWS
-    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
-        raise ValueError(f"evaluate: chunk_size must be a positive int, got {chunk_size!r}")
-    signatures = {s.name: s.signature(judge, embedder) for s in specs}
-    directions = {s.name: s.higher_is_better for s in specs}
-    tracker = Tracker([s.name for s in specs], directions)
+    chunk_size = setup.chunk_rows(chunk_size, judge is not None and judge.batch is not None)
+    signatures = setup.signatures(judge, embedder)
+    tracker = setup.tracker()
     manifest = {"data": source.fingerprint, "metrics": signatures, "fields": fields, "id_columns": ids,
                 "chunk_size": chunk_size}  # fmt: skip
 
@@ -171,8 +209,7 @@ def evaluate(
             tracker.add(table)
     done = out.rows if out is not None else 0
     bar = _progress_bar(progress, done)
-    columns = [*dict.fromkeys([*fields.values(), *ids])]
-    for chunk in source.chunks(columns, chunk_size):
+    for chunk in source.chunks(setup.columns, chunk_size):
         if chunk.first_row + chunk.n_rows <= done:
             continue
         table = score_chunk(chunk, specs, fields, ids, judge, embedder)

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..sample import FIELDS
 from ..score import METRICS as DETERMINISTIC
 
 # The judged metrics and their runtime (openai, pydantic: a second to import) load when a run has a judged metric.
 if TYPE_CHECKING:
-    from ..judged.base import JudgedMetric
+    from ..judged.base import SampleMetric
     from ..llm import JudgeClient
 
 __all__ = ["Scores", "Spec", "names", "resolve", "run_chunk"]
@@ -58,7 +59,7 @@ class Spec:
     higher_is_better: bool
     reference: str
     compute: Callable[[list[Any], list[Any]], Any] | None = None
-    metric: JudgedMetric | None = None
+    metric: SampleMetric | None = None
 
     def signature(self, judge: JudgeClient | None, embedder: JudgeClient | None) -> str:
         """The metric's signature: a judged metric's own; ``name|kernel|rapideval:<v>`` for a deterministic one."""
@@ -69,10 +70,10 @@ class Spec:
         return f"{self.name}|{self.reference}|rapideval:{__version__}"
 
 
-def _judged_by_name() -> dict[str, Callable[[], JudgedMetric]]:
+def _judged_by_name() -> dict[str, Callable[[], SampleMetric]]:
     from .. import judged as j
 
-    def critic(name: str) -> Callable[[], JudgedMetric]:
+    def critic(name: str) -> Callable[[], SampleMetric]:
         return lambda: j.AspectCritic(name, j.ASPECTS[name])
 
     return {
@@ -96,7 +97,7 @@ def names() -> list[str]:
 
 
 def resolve(metrics: Sequence[Any]) -> list[Spec]:
-    """The specs of ``metrics`` (names or JudgedMetric objects), with unique output names; ValueError for an
+    """The specs of ``metrics`` (names or metric objects), with unique output names; ValueError for an
     unknown name (listing the known ones), TypeError for another object or a metric whose values are not
     numbers on a fixed scale."""
     metrics = [metrics] if isinstance(metrics, str) or not isinstance(metrics, Iterable) else list(metrics)
@@ -118,7 +119,7 @@ def resolve(metrics: Sequence[Any]) -> list[Spec]:
 
 def _judged_spec(metric: Any) -> Spec:
     """The spec of a judged metric given by name or as an object."""
-    from ..judged.base import JudgedMetric
+    from ..judged.base import SampleMetric
 
     name = None
     if isinstance(metric, str):
@@ -128,7 +129,7 @@ def _judged_spec(metric: Any) -> Spec:
         # A metric named in the registry yields the column of that name (``aspect_coherence`` beside
         # ``coherence``; ``context_relevance`` for the metric Ragas calls ``nv_context_relevance``).
         name, metric = metric, judged[metric]()
-    if not isinstance(metric, JudgedMetric):
+    if not isinstance(metric, SampleMetric):
         raise TypeError(f"evaluate: a metric is a name or a rapideval.judged metric, got {type(metric).__name__}")
     if metric.scale is None:
         raise TypeError(f"evaluate: metric {metric.name!r} ({type(metric).__name__}) gives values that are not "
@@ -250,7 +251,7 @@ def _not_unicode(value: Any) -> bool:
 async def _judged(specs: Sequence[Spec], chunk: Mapping[str, list[Any]], columns: Mapping[str, str], first: int,
                   row_errors: Mapping[int, str], n: int, judge: JudgeClient | None,
                   embedder: JudgeClient | None) -> dict[str, Scores]:  # fmt: skip
-    from ..judged.base import FIELDS, score_rows
+    from ..judged.base import score_rows
 
     fields = sorted({f for s in specs for f in (*s.required, *s.optional) if f in chunk})
     is_list = {f: FIELDS.get(f) == (list, tuple) for f in fields}

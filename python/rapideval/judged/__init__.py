@@ -8,12 +8,27 @@
     result = critic.score(response="The Eiffel Tower is in Paris.", judge=judge)
     result.status, result.value, result.reason  # "ok", 0, "..."; "not_applicable" / "error" never have a value
 
-See :class:`~rapideval.judged.base.MetricResult` and :class:`~rapideval.judged.base.JudgedMetric`.
+See :class:`~rapideval.judged.base.MetricResult` and :class:`~rapideval.judged.base.JudgedMetric`; the page
+"Write your own metric" of the docs shows the protocol.
 """
 
 from __future__ import annotations
 
-from .base import JudgedMetric, MetricResult, delimit, score_rows
+from .base import (
+    Ask,
+    Embed,
+    JudgedMetric,
+    Lines,
+    MetricResult,
+    NotApplicable,
+    RowMetric,
+    SampleMetric,
+    Stage,
+    delimit,
+    material,
+    parse_signature,
+    score_rows,
+)
 from .general import (
     ASPECTS,
     AspectCritic,
@@ -65,6 +80,7 @@ __all__ = [
     "AnswerCorrectness",
     "AnswerRelevancy",
     "AnswerSimilarity",
+    "Ask",
     "AspectCritic",
     "BleuScore",
     "ChrfScore",
@@ -76,6 +92,7 @@ __all__ = [
     "ContextUtilization",
     "DiscreteMetric",
     "DistanceMeasure",
+    "Embed",
     "ExactMatch",
     "FactualCorrectness",
     "Faithfulness",
@@ -90,11 +107,13 @@ __all__ = [
     "LLMContextPrecisionWithReference",
     "LLMContextPrecisionWithoutReference",
     "LLMContextRecall",
+    "Lines",
     "MetricResult",
     "NoiseSensitivity",
     "NonLLMContextPrecisionWithReference",
     "NonLLMContextRecall",
     "NonLLMStringSimilarity",
+    "NotApplicable",
     "NumericMetric",
     "ProtectedMaterial",
     "RankingMetric",
@@ -102,14 +121,19 @@ __all__ = [
     "ResponseRelevancy",
     "Retrieval",
     "RougeScore",
+    "RowMetric",
     "RubricsScore",
+    "SampleMetric",
     "SelfHarm",
     "SemanticSimilarity",
     "Sexual",
     "Similarity",
     "SimpleCriteriaScore",
+    "Stage",
     "StringPresence",
     "Violence",
     "delimit",
+    "material",
+    "parse_signature",
     "score_rows",
 ]

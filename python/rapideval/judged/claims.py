@@ -11,13 +11,12 @@ re-asked once, then an error, never a shorter denominator.
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from ..llm import JudgeRequest
-from .base import DATA_RULE, ITEM_REASON_CHARS, STATEMENT_CHARS, delimit, material, one_line
+from .base import ITEM_REASON_CHARS, STATEMENT_CHARS, Ask, Lines
 
 __all__ = ["exact_verdicts", "item_chars", "list_bound", "numbered", "statements", "support", "support_by_context"]
 
@@ -57,12 +56,12 @@ _ATOMICITY = {"low": "", "high": " Split every claim into its smallest facts: on
 _COVERAGE = {"low": "", "high": " Cover every detail of the text, including numbers, dates and qualifiers."}
 
 
-def statements(row: Hashable, text: str, atomicity: Atomicity = "low", coverage: Coverage = "low") -> JudgeRequest:
+def statements(text: str, atomicity: Atomicity = "low", coverage: Coverage = "low") -> Ask:
     """The request for the statements of ``text`` (reply: ``statements``, a list of str). ``atomicity`` and
     ``coverage`` ``"high"`` ask for finer and fuller statements (FactualCorrectness's options)."""
-    system = f"{STATEMENTS_PROMPT}{_ATOMICITY[atomicity]}{_COVERAGE[coverage]} {DATA_RULE}"
-    messages = ({"role": "system", "content": system}, {"role": "user", "content": delimit("text", text)})
-    return JudgeRequest(row, "statements", messages, _statements_model(list_bound(text), item_chars(text)))
+    instructions = f"{STATEMENTS_PROMPT}{_ATOMICITY[atomicity]}{_COVERAGE[coverage]}"
+    schema = _statements_model(list_bound(text), item_chars(text))
+    return Ask(instructions, {"text": text}, schema, label="statements")
 
 
 class _Verdict(BaseModel):
@@ -77,29 +76,25 @@ def _verdicts_model(count: int) -> type[BaseModel]:
 
 
 SUPPORT_PROMPT = (
-    "You check statements against a premise. For each numbered statement, in order, give verdict 1 if the "
-    "premise supports it (it states it, or it follows directly from it) and 0 if the premise contradicts it "
-    "or does not say, with a short reason. Judge by the premise alone, not by what you know. Give exactly "
-    "one verdict per statement. "
+    "You check statements against a premise, the first block. For each numbered statement, in order, give "
+    "verdict 1 if the premise supports it (it states it, or it follows directly from it) and 0 if the "
+    "premise contradicts it or does not say, with a short reason. Judge by the premise alone, not by what "
+    "you know. Give exactly one verdict per statement."
 )
 
 
-def numbered(claims: Sequence[str]) -> str:
-    """The claims numbered from 1, one line each, in a ``<statements>`` block (they come from untrusted text:
-    a line break in a claim cannot start a line that reads as another item)."""
-    return delimit("statements", "\n".join(f"{k + 1}. {one_line(s)}" for k, s in enumerate(claims)))
+def numbered(claims: Sequence[str]) -> Lines:
+    """The claims numbered from 1, one line each (they come from untrusted text: a line break in a claim
+    cannot start a line that reads as another item)."""
+    return Lines(tuple(f"{k + 1}. {s}" for k, s in enumerate(claims)))
 
 
-def support(row: Hashable, claims: Sequence[str], premise: str | Sequence[str], name: str) -> JudgeRequest:
+def support(claims: Sequence[str], premise: str | Sequence[str], name: str) -> Ask:
     """Whether ``premise`` (a text, or contexts read together) supports each of ``claims``: a reply with
     ``verdicts``, one ``{reason, verdict}`` per claim, in order. ``name`` labels the premise's block
     (``reference``, ``response``, ``retrieved_contexts``)."""
-    block = material({name: premise}, [name])
-    messages = (
-        {"role": "system", "content": SUPPORT_PROMPT + DATA_RULE},
-        {"role": "user", "content": f"Premise:\n{block}\n\n{numbered(claims)}"},
-    )
-    return JudgeRequest(row, "support", messages, _verdicts_model(len(claims)))
+    data = {name: premise, "statements": numbered(claims)}
+    return Ask(SUPPORT_PROMPT, data, _verdicts_model(len(claims)), label="support")
 
 
 def exact_verdicts(count: int) -> Any:
@@ -122,12 +117,8 @@ MATRIX_PROMPT = (
 )
 
 
-def support_by_context(row: Hashable, claims: Sequence[str], contexts: Sequence[str]) -> JudgeRequest:
+def support_by_context(claims: Sequence[str], contexts: Sequence[str]) -> Ask:
     """Whether each context, on its own, supports each claim: a reply with ``contexts``, one list of 0/1
     verdicts per context, one verdict per claim (a contexts x claims matrix in one request)."""
-    block = material({"retrieved_contexts": contexts}, ["retrieved_contexts"])
-    messages = (
-        {"role": "system", "content": MATRIX_PROMPT + DATA_RULE},
-        {"role": "user", "content": f"{block}\n\n{numbered(claims)}"},
-    )
-    return JudgeRequest(row, "support_by_context", messages, _matrix_model(len(contexts), len(claims)))
+    data = {"retrieved_contexts": contexts, "statements": numbered(claims)}
+    return Ask(MATRIX_PROMPT, data, _matrix_model(len(contexts), len(claims)), label="support_by_context")

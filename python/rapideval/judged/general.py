@@ -6,11 +6,11 @@ multi-turn form (AspectCritic, SimpleCriteriaScore, RubricsScore, InstanceRubric
 ``user_input`` a conversation, a list of ``{"role": "user" | "assistant" | "tool", "content": str}``
 messages (assistant messages may carry ``tool_calls``), judged as a whole; ``response`` is then not needed.
 
-The prompts are ours (never Ragas's), versioned by the ``PROMPT`` text of each class: the signature hashes
-it. Verdicts are pydantic models whose ranges the runtime enforces (a value outside ``allowed_values`` or
-the rubric's levels is an error after one repair re-ask, never coerced); scores are pure functions of the
-verdicts. Where Ragas differs on purpose: ``strictness`` really sends that many votes (Ragas rounds it up
-to an odd number and then asks once), and a missing field is ``not_applicable``, not NaN.
+The prompts are ours (never Ragas's); the signature hashes the requests as sent. Verdicts are pydantic models
+whose ranges the runtime enforces (a value outside ``allowed_values`` or the rubric's levels is an error after
+one repair re-ask, never coerced); scores are pure functions of the verdicts. Where Ragas differs on purpose:
+``strictness`` really sends that many votes (Ragas rounds it up to an odd number and then asks once), and a
+missing field is ``not_applicable``, not NaN.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, create_model
 
-from ..llm import JudgeClient, JudgeRequest, JudgeResult
-from .base import DATA_RULE, REASON_CHARS, JudgedMetric, delimit, material, one_line
+from .base import REASON_CHARS, Ask, JudgedMetric, Lines, material
 
 __all__ = [
     "ASPECTS",
@@ -71,6 +70,7 @@ class _Criterion(JudgedMetric):
 
     SCHEMA: ClassVar[type[BaseModel]]
     FIELD: ClassVar[str]
+    INSTRUCTIONS: ClassVar[str]
     required: tuple[str, ...] = ("response",)
     multi_turn = ("user_input",)
     optional = ("user_input", "reference", "retrieved_contexts", "reference_contexts")
@@ -86,21 +86,12 @@ class _Criterion(JudgedMetric):
         self.definition = definition
         self.votes = _odd(strictness, f"{kind} {name!r}")
 
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}\n{self.definition}"
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
+        data, lead = material(fields, _SAMPLE_FIELDS), f"Criterion: {self.definition}"
+        return Ask(self.INSTRUCTIONS, data, self.SCHEMA, self.FIELD, self.votes, "majority", hot=0.7, lead=lead)
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        sampling = None
-        if self.votes > 1:  # votes at temperature 0 would be copies of one
-            sampling = judge.sampling.replace(temperature=max(0.7, judge.sampling.temperature or 0.0))
-        messages = (
-            {"role": "system", "content": self.PROMPT},
-            {"role": "user", "content": f"Criterion: {self.definition}\n\n{material(fields, _SAMPLE_FIELDS)}"},
-        )
-        return [JudgeRequest(row, self.name, messages, self.SCHEMA, self.FIELD, self.votes, "majority", sampling)]
-
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        r = results["verdict"]
         votes = [getattr(v, self.FIELD) for v in r.verdicts]
         return int(r.value), r.verdicts[0].reason, {"votes": votes, "agreement": r.agreement}
 
@@ -113,12 +104,12 @@ class AspectCritic(_Criterion):
     Scale 0/1, higher = meets the aspect. ``strictness`` k is rounded up to an odd number (as Ragas does)
     and really sent: k votes in one request with ``n=k`` (k requests where the endpoint ignores ``n``), at
     temperature 0.7 or the judge's if higher; the value is the Rust majority of the valid votes (a tie,
-    possible only when votes failed, goes to 0). One request per row.
-    Signature: ``<name>|prompt:<hash>|model:<m>|temp:<t>|votes:<k>|rapideval:<v>``."""
+    possible only when votes failed, goes to 0). One request per row; the signature's ``temp`` and
+    ``votes`` are those sent."""
 
-    PROMPT: ClassVar[str] = (
+    INSTRUCTIONS: ClassVar[str] = (
         "You judge one criterion. Read the criterion, then the material, and decide whether the material "
-        "meets the criterion: verdict 1 if it does, 0 if it does not, with a short reason. " + DATA_RULE
+        "meets the criterion: verdict 1 if it does, 0 if it does not, with a short reason."
     )
     SCHEMA = _Binary
     FIELD = "verdict"
@@ -135,9 +126,9 @@ class SimpleCriteriaScore(_Criterion):
     higher = better. Votes as :class:`AspectCritic` (the majority of the integer scores, a tie to the
     lowest). One request per row."""
 
-    PROMPT: ClassVar[str] = (
+    INSTRUCTIONS: ClassVar[str] = (
         "You score material against one criterion. Read the criterion (it states its scale), then the "
-        "material, and give an integer score with a short reason. " + DATA_RULE
+        "material, and give an integer score with a short reason."
     )
     SCHEMA = _Integer
     FIELD = "score"
@@ -167,9 +158,8 @@ class _Templated(JudgedMetric):
         self.prompt = prompt
         self.required = _placeholders(prompt, f"{type(self).__name__} {name!r}")
 
-    def _messages(self, fields: Mapping[str, Any], how: str) -> list[dict[str, str]]:
-        text = self.prompt.format_map({k: material(fields, [k]) for k in self.required})
-        return [{"role": "system", "content": f"{how} {DATA_RULE}"}, {"role": "user", "content": text}]
+    def _ask(self, fields: Mapping[str, Any], how: str, schema: type[BaseModel]) -> Ask:
+        return Ask(how, material(fields, self.required), schema, "value", template=self.prompt)
 
 
 @functools.lru_cache(maxsize=256)
@@ -199,15 +189,12 @@ class DiscreteMetric(_Templated):
         self.scale = (float(min(values)), float(max(values))) if numbers else None
         self.schema = _choice_model(values)
 
-    def prompt_identity(self) -> str:
-        return f"{self.prompt}\n{self.allowed_values!r}"
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
+        return self._ask(fields, f"Answer with one of these values: {list(self.allowed_values)}, and a short reason.",
+                         self.schema)  # fmt: skip
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        how = f"Answer with one of these values: {list(self.allowed_values)}, and a short reason."
-        return [JudgeRequest(row, self.name, tuple(self._messages(fields, how)), self.schema, "value")]
-
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        r = results["verdict"]
         return r.value, r.verdicts[0].reason, {}
 
 
@@ -234,16 +221,12 @@ class NumericMetric(_Templated):
         self.scale = self.allowed_values
         self.schema = _range_model(*self.allowed_values)
 
-    def prompt_identity(self) -> str:
-        return f"{self.prompt}\n{self.allowed_values!r}"
-
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
         low, high = self.allowed_values
-        how = f"Answer with a number from {low:g} to {high:g}, and a short reason."
-        return [JudgeRequest(row, self.name, tuple(self._messages(fields, how)), self.schema, "value")]
+        return self._ask(fields, f"Answer with a number from {low:g} to {high:g}, and a short reason.", self.schema)
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        r = results["verdict"]
         return float(r.value), r.verdicts[0].reason, {}
 
 
@@ -277,15 +260,12 @@ class RankingMetric(_Templated):
         self.schema = _ranking_model(allowed_values)
         self.scale = None  # a list of items, not a number
 
-    def prompt_identity(self) -> str:
-        return f"{self.prompt}\n{self.allowed_values!r}"
-
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
         how = f"Answer with a ranking of exactly {self.allowed_values} distinct items, best first, and a short reason."
-        return [JudgeRequest(row, self.name, tuple(self._messages(fields, how)), self.schema, "value")]
+        return self._ask(fields, how, self.schema)
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        r = results["verdict"]
         return list(r.value), r.verdicts[0].reason, {}
 
 
@@ -344,9 +324,9 @@ class RubricsScore(JudgedMetric):
     True requires a ``reference``, False never shows one to the judge. Scale: the rubric's levels, higher =
     better; a reply outside them is an error. One request per row."""
 
-    PROMPT: ClassVar[str] = (
+    INSTRUCTIONS: ClassVar[str] = (
         "You grade a response with a rubric. Read the rubric's levels, then the material, and give the "
-        "level that fits best, with short feedback. Grade only by the rubric. " + DATA_RULE
+        "level that fits best, with short feedback. Grade only by the rubric."
     )
     name = "domain_specific_rubrics"
     required: tuple[str, ...] = ("response",)
@@ -376,9 +356,6 @@ class RubricsScore(JudgedMetric):
             self.required = (*self.required, "reference")
             self.multi_turn = (*(self.multi_turn or ()), "reference")
 
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}\n{sorted((self.rubrics or {}).items())}\nwith_reference={self.with_reference}"
-
     def _shown(self, fields: Mapping[str, Any]) -> Mapping[str, Any]:
         """The fields the judge sees: without the reference when ``with_reference`` is False."""
         return {k: v for k, v in fields.items() if k != "reference"} if self.with_reference is False else fields
@@ -388,19 +365,16 @@ class RubricsScore(JudgedMetric):
             return self.rubrics
         return DEFAULT_RUBRICS_WITH_REFERENCE if fields.get("reference") else DEFAULT_RUBRICS_WITHOUT_REFERENCE
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
         fields = self._shown(fields)
         rubric = self._rubric(fields)
-        levels = rubric_levels(rubric, f"{self.name!r}, row {row!r}")
-        text = "\n".join(f"{one_line(rubric[f'score{n}_description'])} (level {n})" for n in levels)
-        messages = [
-            {"role": "system", "content": self.PROMPT},
-            {"role": "user", "content": f"{delimit('rubric', text)}\n\n{material(fields, _SAMPLE_FIELDS)}"},
-        ]
-        return [JudgeRequest(row, self.name, tuple(messages), _rubric_model(levels), "score")]
+        levels = rubric_levels(rubric, f"metric {self.name!r}")
+        text = Lines(tuple(f"{rubric[f'score{n}_description']} (level {n})" for n in levels))
+        data = {"rubric": text, **material(fields, _SAMPLE_FIELDS)}
+        return Ask(self.INSTRUCTIONS, data, _rubric_model(levels), "score")
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        r = results["verdict"]
         return int(r.value), r.verdicts[0].feedback, {}
 
 
@@ -416,8 +390,8 @@ class InstanceRubrics(RubricsScore):
         super().__init__(None, name, **options)
         self.scale = None  # each row's rubric sets its levels
 
-    def _check(self, row: Hashable, fields: Mapping[str, Any]) -> str | None:
-        why = super()._check(row, fields)
+    def check(self, row: Hashable, fields: Mapping[str, Any]) -> str | None:
+        why = super().check(row, fields)
         if why is None:
             try:
                 rubric_levels(fields["rubrics"], f"row {row!r}, field 'rubrics' of metric {self.name!r}")

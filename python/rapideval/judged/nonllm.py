@@ -45,12 +45,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, Literal
 
-from ..llm import JudgeClient, JudgeRequest, JudgeResult
 from ..metrics.chrf import corpus_chrf
 from ..metrics.rouge import rouge
 from ..metrics.sacrebleu import sacrebleu_corpus_bleu
 from ..metrics.string_distance import normalized_distance, normalized_distances
-from .base import JudgedMetric
+from .base import RowMetric
 
 __all__ = [
     "BleuScore",
@@ -109,31 +108,10 @@ def _similarities(retrieved: Sequence[str], reference: Sequence[str], measure: D
     return [[1 - float(d) for d in distances[i * n : (i + 1) * n]] for i in range(len(retrieved))]
 
 
-class _RowMetric(JudgedMetric):
-    """A Ragas metric computed from the row alone: no judge, no request; ``value`` gets no verdicts.
-    ``options()`` names what changes its numbers (hashed into the signature)."""
+class _RowMetric(RowMetric):
+    """A Ragas string metric: ``reference`` and ``response`` required."""
 
-    uses_judge: ClassVar[bool] = False
     required: tuple[str, ...] = ("reference", "response")
-
-    def __init__(self, name: str | None = None) -> None:
-        super().__init__()
-        if name is not None:
-            if not isinstance(name, str) or not name:
-                raise ValueError(f"{type(self).__name__}: name must be a non-empty str, got {name!r}")
-            self.name = name
-
-    def options(self) -> str:
-        return ""
-
-    def prompt_identity(self) -> str:
-        return f"{type(self).__name__}({self.options()})"
-
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        raise NotImplementedError(f"{type(self).__name__} is computed from the row alone; it sends no request")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(name={self.name!r}{', ' if self.options() else ''}{self.options()})"
 
 
 class ExactMatch(_RowMetric):
@@ -146,7 +124,7 @@ class ExactMatch(_RowMetric):
 
     name = "exact_match"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         same = fields["reference"] == fields["response"]
         return float(same), "the response equals the reference" if same else "the response differs", {}
 
@@ -161,7 +139,7 @@ class StringPresence(_RowMetric):
 
     name = "string_present"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         present = fields["reference"] in fields["response"]
         return float(present), "the reference occurs in the response" if present else "the reference is absent", {}
 
@@ -204,7 +182,7 @@ class NonLLMStringSimilarity(_Measured):
     def options(self) -> str:
         return f"distance_measure={self.distance_measure}"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         measure = self.distance_measure.value
         distance = float(normalized_distance(fields["reference"], fields["response"], measure))
         return 1 - distance, "", {"distance": distance, "measure": measure}
@@ -276,7 +254,7 @@ class BleuScore(_RowMetric):
             effective_order=self.use_effective_order,
         )
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         reference, response = fields["reference"], fields["response"]
         if self.ragas_compatible:
             # sacrebleu zips the hypotheses with N one-segment streams: one segment, the first sentence,
@@ -329,7 +307,7 @@ class RougeScore(_RowMetric):
     def options(self) -> str:
         return f"rouge_type={self.rouge_type!r}, mode={self.mode!r}"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         kind = self.rouge_type
         scores = rouge([fields["response"]], [fields["reference"]], [kind], use_stemmer=True)[kind]
         details = {"precision": float(scores.precision[0]), "recall": float(scores.recall[0]),
@@ -384,7 +362,7 @@ class ChrfScore(_RowMetric):
             eps_smoothing=self.eps_smoothing,
         )
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         result = self._chrf([fields["response"]], [fields["reference"]])
         return result.score, "", {"signature": result.signature}
 
@@ -425,7 +403,7 @@ class NonLLMContextPrecisionWithReference(_ContextMetric):
 
     name = "non_llm_context_precision_with_reference"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         sims = _similarities(fields["retrieved_contexts"], fields["reference_contexts"], self.distance_measure)
         best = [max(row) for row in sims]
         verdicts = [1 if s >= self.threshold else 0 for s in best]
@@ -448,7 +426,7 @@ class NonLLMContextRecall(_ContextMetric):
 
     name = "non_llm_context_recall"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         sims = _similarities(fields["retrieved_contexts"], fields["reference_contexts"], self.distance_measure)
         best = [max(column) for column in zip(*sims, strict=True)]
         verdicts = [1 if s > self.threshold else 0 for s in best]
@@ -464,7 +442,7 @@ class _IDMetric(_RowMetric):
 
     required: tuple[str, ...] = _IDS
 
-    def _check(self, row: Hashable, fields: Mapping[str, Any]) -> str | None:
+    def check(self, row: Hashable, fields: Mapping[str, Any]) -> str | None:
         # The base check wants lists of str; an int ID is valid here, so it is checked as its str.
         as_text = {}
         for key in _IDS:
@@ -478,7 +456,7 @@ class _IDMetric(_RowMetric):
                         f"got {type(item).__name__}"
                     )
             as_text[key] = [str(i) for i in ids]
-        return super()._check(row, {**fields, **as_text})
+        return super().check(row, {**fields, **as_text})
 
     @staticmethod
     def _sets(fields: Mapping[str, Any]) -> tuple[set[str], set[str]]:
@@ -495,7 +473,7 @@ class IDBasedContextPrecision(_IDMetric):
 
     name = "id_based_context_precision"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         retrieved, reference = self._sets(fields)
         hits = len(retrieved & reference)
         reason = f"{hits} of {len(retrieved)} retrieved IDs are reference IDs"
@@ -512,7 +490,7 @@ class IDBasedContextRecall(_IDMetric):
 
     name = "id_based_context_recall"
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
+    def compute(self, fields: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         retrieved, reference = self._sets(fields)
         hits = len(reference & retrieved)
         reason = f"{hits} of {len(reference)} reference IDs are retrieved"

@@ -4,8 +4,8 @@
 Each is one request per row and a 1-5 integer verdict (higher = better) with a short reason. The verdict
 schema allows the levels 1 to 5 only, so a reply of 9, or one that is not JSON, is re-asked once by the
 runtime and then an ``error`` result with its cause, never a number (promptflow reads the first digit of
-free text and gives NaN when there is none). The prompts are ours, never promptflow's, versioned by each
-class's ``PROMPT`` (the signature hashes it).
+free text and gives NaN when there is none). The prompts are ours, never promptflow's; the signature
+hashes the requests as sent.
 
 ``user_input`` is the question, or the conversation that leads up to it (a list of messages whose last
 user message is the question; the earlier ones say what it refers to). promptflow's ``ChatEvaluator``
@@ -15,14 +15,13 @@ judges each turn's question and answer alone, and gives the conversation so far 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from ..llm import JudgeClient, JudgeRequest, JudgeResult
-from .base import DATA_RULE, REASON_CHARS, JudgedMetric, MetricResult, material
+from .base import REASON_CHARS, Ask, JudgedMetric, MetricResult, material
 
 __all__ = [
     "Coherence",
@@ -59,49 +58,46 @@ def _prompt(task: str, levels: tuple[str, str, str, str, str], fields: Sequence[
     given = "; ".join(_BLOCKS[f] for f in fields)
     return (
         f"{task}\n\nYou are given {given}.\n\nScore on this scale:\n{scale}\n\n"
-        f"Give the score that fits best and a short reason. {DATA_RULE}"
+        "Give the score that fits best and a short reason."
     )
 
 
 class _Rated(JudgedMetric):
     """A 1-5 rating of the row's ``required`` fields, shown in that order: one request, the verdict
-    :class:`Rating`, the value its score. A subclass sets ``TASK`` and ``LEVELS``; its ``PROMPT`` is made of
-    them for its ``required`` fields. One that leaves a field out on request (``with_...=False``) drops it
-    from ``required`` and calls :meth:`_instructions`, which makes the instance's prompt for the fields shown."""
+    :class:`Rating`, the value its score. A subclass sets ``TASK`` and ``LEVELS``; its ``INSTRUCTIONS`` are
+    made of them for its ``required`` fields. One that leaves a field out on request (``with_...=False``)
+    drops it from ``required`` and calls :meth:`_instructions`, which makes the instance's instructions for
+    the fields shown."""
 
     TASK: ClassVar[str]
     LEVELS: ClassVar[tuple[str, str, str, str, str]]
+    INSTRUCTIONS: str
     scale = (1.0, 5.0)
 
     def __init_subclass__(cls, **options: Any) -> None:
         super().__init_subclass__(**options)
-        cls.PROMPT = _prompt(cls.TASK, cls.LEVELS, cls.required)
+        cls.INSTRUCTIONS = _prompt(cls.TASK, cls.LEVELS, cls.required)
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.name = name or self.name
 
     def _instructions(self, task: str) -> None:
-        """This instance's prompt: ``task`` and the levels, for the fields it shows (its ``required``)."""
-        self.PROMPT = _prompt(task, self.LEVELS, self.required)  # type: ignore[misc]
+        """This instance's instructions: ``task`` and the levels, for the fields it shows (its ``required``)."""
+        self.INSTRUCTIONS = _prompt(task, self.LEVELS, self.required)
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        messages = (
-            {"role": "system", "content": self.PROMPT},
-            {"role": "user", "content": material(fields, self.required)},
-        )
-        return [JudgeRequest(row, self.name, messages, Rating, "score")]
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
+        return Ask(self.INSTRUCTIONS, material(fields, self.required), Rating, "score")
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[JudgeResult]) -> tuple[Any, str, dict[str, Any]]:
-        r = results[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        r = results["verdict"]
         return int(r.value), r.verdicts[0].reason, {}
 
 
 class Coherence(_Rated):
     """promptflow-evals 0.3.5 ``CoherenceEvaluator``'s measure: how well the response's sentences hold
     together as a logical, connected whole. Fields ``user_input`` and ``response``. Scale 1-5 integers,
-    higher = more coherent. One request per row.
-    Signature: ``coherence|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>``."""
+    higher = more coherent. One request per row."""
 
     name = "coherence"
     required: tuple[str, ...] = ("user_input", "response")
@@ -124,8 +120,7 @@ class Fluency(_Rated):
     (grammar, wording, sentence construction). Fields ``user_input`` and ``response``; with
     ``with_user_input=False`` the response alone (azure-ai-evaluation 1.x's ``FluencyEvaluator``, which rates
     ``response`` only), and the question is never shown. Scale 1-5 integers, higher = more fluent. One
-    request per row. Signature: ``fluency|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>`` (the two
-    forms have different prompts, so different hashes)."""
+    request per row (the two forms send different requests, so their signatures differ)."""
 
     name = "fluency"
     required: tuple[str, ...] = ("user_input", "response")
@@ -156,7 +151,7 @@ class Groundedness(_Rated):
     """promptflow-evals 0.3.5 ``GroundednessEvaluator``'s measure: how far the response's claims follow
     from the retrieved contexts (judged by the contexts alone, not by outside knowledge). Fields
     ``response`` and ``retrieved_contexts``. Scale 1-5 integers, higher = better grounded. One request per
-    row. Signature: ``groundedness|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>``."""
+    row."""
 
     name = "groundedness"
     required: tuple[str, ...] = ("response", "retrieved_contexts")
@@ -180,8 +175,7 @@ class Relevance(_Rated):
     ``retrieved_contexts``; with ``with_retrieved_contexts=False`` the question and response alone
     (azure-ai-evaluation 1.x's ``RelevanceEvaluator``, which reads no documents), and documents are never
     shown. Scale 1-5 integers, higher = more relevant. One request per row.
-    Signature: ``relevance|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>`` (the two forms have
-    different prompts, so different hashes)."""
+    The two forms send different requests, so their signatures differ."""
 
     name = "relevance"
     required: tuple[str, ...] = ("user_input", "response", "retrieved_contexts")
@@ -217,8 +211,7 @@ class Relevance(_Rated):
 class Similarity(_Rated):
     """promptflow-evals 0.3.5 ``SimilarityEvaluator``'s measure: how close the response is in meaning to
     the reference answer to the question. Fields ``user_input``, ``response`` and ``reference``. Scale 1-5
-    integers, higher = closer. One request per row.
-    Signature: ``similarity|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>``."""
+    integers, higher = closer. One request per row."""
 
     name = "similarity"
     required: tuple[str, ...] = ("user_input", "response", "reference")
@@ -239,8 +232,7 @@ class Retrieval(_Rated):
     """promptflow-evals 0.3.5 ``RetrievalChatEvaluator``'s per-turn measure (``gpt_retrieval``): how useful
     the retrieved documents are for answering the question, read in the light of the conversation so far.
     Fields ``user_input`` (the question, or the conversation up to it) and ``retrieved_contexts``. Scale 1-5
-    integers, higher = more relevant documents. One request per row (per turn of a chat, as promptflow).
-    Signature: ``retrieval|prompt:<hash>|model:<m>|temp:<t>|votes:1|rapideval:<v>``."""
+    integers, higher = more relevant documents. One request per row (per turn of a chat, as promptflow)."""
 
     name = "retrieval"
     required: tuple[str, ...] = ("user_input", "retrieved_contexts")

@@ -13,16 +13,15 @@ statements), the row is ``not_applicable`` with the reason; where the judge fail
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field, create_model
 
-from ..llm import JudgeClient, JudgeRequest
 from ..metrics.vectors import cosine
 from . import claims
-from .base import DATA_RULE, STATEMENT_CHARS, Embed, JudgedMetric, NotApplicable, material
+from .base import STATEMENT_CHARS, Ask, Embed, JudgedMetric, NotApplicable, Stage, material
 
 __all__ = [
     "AnswerCorrectness",
@@ -137,30 +136,31 @@ class Faithfulness(JudgedMetric):
     """Ragas 0.4.3 ``Faithfulness()``: how far the contexts support the response. Fields ``response`` and
     ``retrieved_contexts`` (``user_input`` unused). Scale 0-1, higher = more faithful:
     :func:`faithfulness_score` of one verdict per statement of the response against all contexts read
-    together. A response without statements is not applicable. Requests per row: 2 (the statements, shared
-    with the other statement metrics; the verdicts of all statements at once)."""
+    together. A response without statements is not applicable. Stages: ``statements`` (shared with the
+    other statement metrics), then ``support`` (the verdicts of all statements at once): 2 requests per row."""
 
     name = "faithfulness"
     required: tuple[str, ...] = ("response", "retrieved_contexts")
-    PROMPT: ClassVar[str] = claims.STATEMENTS_PROMPT + claims.SUPPORT_PROMPT
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.name = name or self.name
 
-    def plan(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]) -> list[Any]:
-        if not done:
-            return [claims.statements(row, fields["response"])]
-        found = _statements(done[0])
-        if len(done) == 1 and found:
-            return [claims.support(row, found, fields["retrieved_contexts"], "retrieved_contexts")]
-        return []
+    def stages(self) -> tuple[Stage, ...]:
+        return (
+            Stage("statements", lambda fields, earlier: claims.statements(fields["response"])),
+            Stage("support", self._support, after=("statements",)),
+        )
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        found = _statements(results[0])
+    def _support(self, fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Ask | None:
+        found = _statements(earlier["statements"])
+        return claims.support(found, fields["retrieved_contexts"], "retrieved_contexts") if found else None
+
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        found = _statements(results["statements"])
         if not found:
             raise NotApplicable("the response makes no statement to check")
-        verdicts = _verdicts(results[1])
+        verdicts = _verdicts(results["support"])
         reason = f"{sum(verdicts)} of {len(verdicts)} statements supported by the contexts"
         return faithfulness_score(verdicts), reason, {"statements": found, "verdicts": verdicts}
 
@@ -170,53 +170,44 @@ class _Question(BaseModel):
     noncommittal: Literal[0, 1] = Field(description="1 if the response is evasive or vague, else 0")
 
 
+QUESTION_PROMPT = (
+    "You read a response and write the question it answers, as a user would ask it, and say whether "
+    "the response is noncommittal (evasive, vague, or declining to answer): noncommittal 1 if so, else 0."
+)
+
+
 class ResponseRelevancy(JudgedMetric):
     """Ragas 0.4.3 ``ResponseRelevancy(strictness=3)`` (alias ``AnswerRelevancy``): how well the response
-    answers the question. Fields ``user_input`` and ``response``. The judge writes ``strictness`` questions
-    the response would answer (one request with ``n=strictness``, at temperature 0.3 or the judge's if
-    higher) and says whether the response is noncommittal; :func:`answer_relevancy_score`: the mean cosine
-    (Rust kernel) of the question's embedding with theirs, times 0 when every generation found the response
-    noncommittal. Scale -1..1 (in practice 0-1), higher = more relevant. Requests per row: 1 chat (with n)
-    and 1 embedding request for the question and the generated questions together."""
+    answers the question. Fields ``user_input`` and ``response``. Stage ``questions``: the judge writes
+    ``strictness`` questions the response would answer (one request with ``n=strictness``, at temperature
+    0.3 or the judge's if higher) and says whether the response is noncommittal; stage ``embeddings``: the
+    question and the generated questions in one embedding request. :func:`answer_relevancy_score`: the mean
+    cosine (Rust kernel) of the question's embedding with theirs, times 0 when every generation found the
+    response noncommittal. Scale -1..1 (in practice 0-1), higher = more relevant."""
 
     name = "answer_relevancy"
     embeds = True
     required: tuple[str, ...] = ("user_input", "response")
-    PROMPT: ClassVar[str] = (
-        "You read a response and write the question it answers, as a user would ask it, and say whether "
-        "the response is noncommittal (evasive, vague, or declining to answer): noncommittal 1 if so, else "
-        "0. " + DATA_RULE
-    )
 
     def __init__(self, strictness: int = 3, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         if isinstance(strictness, bool) or not isinstance(strictness, int) or strictness < 1:
             raise ValueError(f"ResponseRelevancy: strictness must be a positive int, got {strictness!r}")
-        self.votes = strictness
+        self.strictness = strictness
         self.name = name or self.name
 
-    @property
-    def strictness(self) -> int:
-        return self.votes
+    def stages(self) -> tuple[Stage, ...]:
+        return (Stage("questions", self._questions), Stage("embeddings", self._embeddings, after=("questions",)))
 
-    def plan(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]) -> list[Any]:
-        if not done:
-            sampling = None
-            if self.votes > 1:  # several questions at temperature 0 would be copies of one
-                sampling = judge.sampling.replace(temperature=max(0.3, judge.sampling.temperature or 0.0))
-            messages = (
-                {"role": "system", "content": self.PROMPT},
-                {"role": "user", "content": material(fields, ["response"])},
-            )
-            return [JudgeRequest(row, self.name, messages, _Question, "noncommittal", self.votes, "majority",
-                                 sampling)]  # fmt: skip
-        if len(done) == 1:
-            questions = [v.question for v in done[0].verdicts]
-            return [Embed((fields["user_input"], *questions), self.embedder)]
-        return []
+    def _questions(self, fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Ask:
+        data = material(fields, ["response"])
+        return Ask(QUESTION_PROMPT, data, _Question, "noncommittal", self.strictness, "majority", hot=0.3)
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        generations, vectors = results[0].verdicts, results[1]
+    def _embeddings(self, fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Embed:
+        return Embed((fields["user_input"], *(v.question for v in earlier["questions"].verdicts)))
+
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        generations, vectors = results["questions"].verdicts, results["embeddings"]
         noncommittal = [v.noncommittal for v in generations]
         score = answer_relevancy_score(vectors[0], vectors[1:], noncommittal)
         questions = [v.question for v in generations]
@@ -230,27 +221,26 @@ AnswerRelevancy = ResponseRelevancy
 class SemanticSimilarity(JudgedMetric):
     """Ragas 0.4.3 ``SemanticSimilarity(threshold=None)`` (alias ``AnswerSimilarity``): the cosine (Rust
     kernel) of the embeddings of ``reference`` and ``response``; with a threshold, 1.0 or 0.0
-    (:func:`semantic_similarity_score`). Scale -1..1 (0/1 with a threshold). Requests per row: 1 embedding
-    request for both texts (cached per text), no chat."""
+    (:func:`semantic_similarity_score`). Scale -1..1 (0/1 with a threshold). Stage ``embeddings``: one
+    embedding request for both texts (cached per text), no chat."""
 
     name = "semantic_similarity"
     embeds = True
     required: tuple[str, ...] = ("reference", "response")
-    PROMPT: ClassVar[str] = "embeddings cosine"
 
     def __init__(self, threshold: float | None = None, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.threshold = threshold
         self.name = name or self.name
 
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}|threshold={self.threshold!r}"
+    def scoring(self) -> Mapping[str, Any]:
+        return {"threshold": self.threshold}
 
-    def plan(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]) -> list[Any]:
-        return [Embed((fields["reference"], fields["response"]), self.embedder)] if not done else []
+    def stages(self) -> tuple[Stage, ...]:
+        return (Stage("embeddings", lambda fields, earlier: Embed((fields["reference"], fields["response"]))),)
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        vectors = results[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        vectors = results["embeddings"]
         return semantic_similarity_score(vectors[0], vectors[1], self.threshold), "", {}
 
 
@@ -260,23 +250,22 @@ AnswerSimilarity = SemanticSimilarity
 CLASSIFY_PROMPT = (
     "You compare the statements of a response with those of a reference answer. For each numbered "
     "response statement, in order, give 1 if the reference statements support it, else 0. For each "
-    "numbered reference statement, in order, give 1 if the response statements state it, else 0. "
+    "numbered reference statement, in order, give 1 if the response statements state it, else 0."
 )
 
 
 class AnswerCorrectness(JudgedMetric):
     """Ragas 0.4.3 ``AnswerCorrectness(weights=[0.75, 0.25], beta=1.0)``: agreement of ``response`` with
-    ``reference`` (``user_input`` unused). The statements of both texts (shared requests), one request
-    classifying them (TP: response statements the reference supports; FP: the others; FN: reference
-    statements the response lacks), and, when ``weights[1]`` is not 0, the semantic similarity of the two
-    texts (one embedding request): :func:`answer_correctness_score`. Scale 0-1, higher = more correct.
-    ``threshold`` applies to the similarity part as in :class:`SemanticSimilarity`. Requests per row: 3 chat
-    (2 shared) and 1 embedding."""
+    ``reference`` (``user_input`` unused). Stages: ``response_statements`` and ``reference_statements``
+    (shared with the other statement metrics) and, when ``weights[1]`` is not 0, ``embeddings`` of the two
+    texts; then ``classified`` (TP: response statements the reference supports; FP: the others; FN:
+    reference statements the response lacks): :func:`answer_correctness_score`. Scale 0-1, higher = more
+    correct. ``threshold`` applies to the similarity part as in :class:`SemanticSimilarity`. Requests per
+    row: 3 chat (2 shared) and 1 embedding."""
 
     name = "answer_correctness"
     embeds = True
     required: tuple[str, ...] = ("response", "reference")
-    PROMPT: ClassVar[str] = claims.STATEMENTS_PROMPT + CLASSIFY_PROMPT
 
     def __init__(
         self,
@@ -294,31 +283,34 @@ class AnswerCorrectness(JudgedMetric):
         self.weights, self.beta, self.threshold = [float(w) for w in weights], float(beta), threshold
         self.name = name or self.name
 
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}|weights={self.weights}|beta={self.beta}|threshold={self.threshold!r}"
+    def scoring(self) -> Mapping[str, Any]:
+        return {"weights": self.weights, "beta": self.beta, "threshold": self.threshold}
 
-    def plan(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]) -> list[Any]:
-        response, reference = fields["response"], fields["reference"]
-        if not done:
-            first: list[Any] = [claims.statements(row, response), claims.statements(row, reference)]
-            return first + ([Embed((reference, response), self.embedder)] if self.weights[1] != 0 else [])
-        found, wanted = _statements(done[0]), _statements(done[1])
-        if len(done) == 2 + (self.weights[1] != 0) and (found or wanted):
-            model = _classified_model(len(found), len(wanted))
-            text = f"Response:\n{claims.numbered(found)}\n\nReference:\n{claims.numbered(wanted)}"
-            messages = ({"role": "system", "content": CLASSIFY_PROMPT + DATA_RULE}, {"role": "user", "content": text})
-            return [JudgeRequest(row, self.name, messages, model)]
-        return []
+    def stages(self) -> tuple[Stage, ...]:
+        similar = self.weights[1] != 0
+        return (
+            Stage("response_statements", lambda fields, earlier: claims.statements(fields["response"])),
+            Stage("reference_statements", lambda fields, earlier: claims.statements(fields["reference"])),
+            Stage("embeddings", lambda f, earlier: Embed((f["reference"], f["response"])) if similar else None),
+            Stage("classified", self._classified, after=("response_statements", "reference_statements")),
+        )
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        found, wanted = _statements(results[0]), _statements(results[1])
+    def _classified(self, fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Ask | None:
+        found, wanted = _statements(earlier["response_statements"]), _statements(earlier["reference_statements"])
+        if not (found or wanted):
+            return None
+        data = {"response_statements": claims.numbered(found), "reference_statements": claims.numbered(wanted)}
+        return Ask(CLASSIFY_PROMPT, data, _classified_model(len(found), len(wanted)))
+
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        found, wanted = _statements(results["response_statements"]), _statements(results["reference_statements"])
         similarity = 0.0
         if self.weights[1] != 0:
-            vectors = results[2]
+            vectors = results["embeddings"]
             similarity = semantic_similarity_score(vectors[0], vectors[1], self.threshold)
         tp = fp = fn = 0
         if found or wanted:
-            classified = results[-1].verdicts[0]
+            classified = results["classified"].verdicts[0]
             tp = sum(classified.response_statements)
             fp = len(found) - tp
             fn = len(wanted) - sum(classified.reference_statements)
@@ -343,12 +335,12 @@ class FactualCorrectness(JudgedMetric):
     0-1, higher = more correct. Not applicable when the claims the mode needs are absent (precision: the
     response has none; recall: the reference has none; f1: neither has any), where Ragas scores the empty
     counts (0.0; in recall, 1.0 when only the response has claims and the reference supports one of
-    them). Requests per row: precision 2, recall and f1 4 (the statements are shared with the other statement metrics at
+    them). Stages: ``response_claims`` (and ``reference_claims``), then ``supported`` (and ``covered``):
+    precision 2 requests, recall and f1 4 (the statements are shared with the other statement metrics at
     the default atomicity and coverage)."""
 
     name = "factual_correctness"
     required: tuple[str, ...] = ("response", "reference")
-    PROMPT: ClassVar[str] = claims.STATEMENTS_PROMPT + claims.SUPPORT_PROMPT
 
     def __init__(
         self,
@@ -369,31 +361,35 @@ class FactualCorrectness(JudgedMetric):
         self.mode, self.beta, self.atomicity, self.coverage = mode, float(beta), atomicity, coverage
         self.name = name or self.name
 
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}|{self.mode}|{self.beta}|{self.atomicity}|{self.coverage}"
+    def scoring(self) -> Mapping[str, Any]:
+        return {"mode": self.mode, "beta": self.beta}
 
-    def plan(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]) -> list[Any]:
-        response, reference = fields["response"], fields["reference"]
-        both = self.mode != "precision"
-        if not done:
-            first = [claims.statements(row, response, self.atomicity, self.coverage)]
-            return first + ([claims.statements(row, reference, self.atomicity, self.coverage)] if both else [])
-        if len(done) == 1 + both:
-            found = _statements(done[0])
-            wanted = _statements(done[1]) if both else []
-            asks = [claims.support(row, found, reference, "reference")] if found else []
-            return asks + ([claims.support(row, wanted, response, "response")] if wanted else [])
-        return []
+    def stages(self) -> tuple[Stage, ...]:
+        def claims_of(text: str) -> Any:
+            return lambda fields, earlier: claims.statements(fields[text], self.atomicity, self.coverage)
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
+        def check(found: str, premise: str) -> Any:
+            def build(fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Ask | None:
+                items = _statements(earlier[found])
+                return claims.support(items, fields[premise], premise) if items else None
+
+            return build
+
+        first = [Stage("response_claims", claims_of("response"))]
+        then = [Stage("supported", check("response_claims", "reference"), after=("response_claims",))]
+        if self.mode != "precision":
+            first.append(Stage("reference_claims", claims_of("reference")))
+            then.append(Stage("covered", check("reference_claims", "response"), after=("reference_claims",)))
+        return (*first, *then)
+
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
         both = self.mode != "precision"
-        found = _statements(results[0])
-        wanted = _statements(results[1]) if both else []
+        found = _statements(results["response_claims"])
+        wanted = _statements(results["reference_claims"]) if both else []
         if (not found and (self.mode == "precision" or not wanted)) or (self.mode == "recall" and not wanted):
             raise NotApplicable(f"no claims to check for {self.mode}")
-        rest = list(results[1 + both :])
-        supported = _verdicts(rest.pop(0)) if found else []
-        covered = _verdicts(rest.pop(0)) if wanted else []
+        supported = _verdicts(results["supported"]) if found else []
+        covered = _verdicts(results["covered"]) if wanted else []
         score = factual_correctness_score([bool(v) for v in supported], [bool(v) for v in covered], self.mode,
                                           self.beta)  # fmt: skip
         reason = f"{sum(supported)} of {len(found)} response claims supported"
@@ -406,17 +402,17 @@ class FactualCorrectness(JudgedMetric):
 class NoiseSensitivity(JudgedMetric):
     """Ragas 0.4.3 ``NoiseSensitivity(mode="relevant")`` (or ``"irrelevant"``): how often the response
     states something wrong that a retrieved context supports. Fields ``user_input``, ``response``,
-    ``reference`` and ``retrieved_contexts``. The statements of the response and of the reference (shared
-    requests), each set against every context (one request per set for all contexts), and the response's
-    statements against the reference (shared with FactualCorrectness): :func:`noise_sensitivity_score`.
-    Scale 0-1, **lower is better**. Not applicable when the response has no statement (Ragas: NaN); a
-    reference without statements counts no context as relevant (Ragas raises). Requests per row: 5 (3 of
-    them shared with the other statement metrics), where Ragas makes 3 + 2 x contexts."""
+    ``reference`` and ``retrieved_contexts``. Stages: ``reference_statements`` and ``response_statements``
+    (shared), then ``reference_by_context`` and ``response_by_context`` (each set against every context, one
+    request per set) and ``supported`` (the response's statements against the reference, shared with
+    FactualCorrectness): :func:`noise_sensitivity_score`. Scale 0-1, **lower is better**. Not applicable
+    when the response has no statement (Ragas: NaN); a reference without statements counts no context as
+    relevant (Ragas raises). Requests per row: 5 (3 of them shared with the other statement metrics), where
+    Ragas makes 3 + 2 x contexts."""
 
     name = "noise_sensitivity"
     required: tuple[str, ...] = ("user_input", "response", "reference", "retrieved_contexts")
     higher_is_better = False
-    PROMPT: ClassVar[str] = claims.STATEMENTS_PROMPT + claims.SUPPORT_PROMPT + claims.MATRIX_PROMPT
 
     def __init__(self, mode: Literal["relevant", "irrelevant"] = "relevant", name: str | None = None,
                  **options: Any) -> None:  # fmt: skip
@@ -426,36 +422,46 @@ class NoiseSensitivity(JudgedMetric):
         self.mode = mode
         self.name = name or self.name  # Ragas's name in both modes; the signature holds the mode
 
-    def prompt_identity(self) -> str:
-        return f"{self.PROMPT}|{self.mode}"
+    def scoring(self) -> Mapping[str, Any]:
+        return {"mode": self.mode}
 
-    def plan(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient, done: Sequence[Any]) -> list[Any]:
-        response, reference, contexts = fields["response"], fields["reference"], fields["retrieved_contexts"]
-        if not done:
-            return [claims.statements(row, reference), claims.statements(row, response)]
-        if len(done) == 2:
-            wanted, found = _statements(done[0]), _statements(done[1])
-            if not found:
-                return []
-            asks = [claims.support_by_context(row, wanted, contexts)] if wanted else []
-            return [
-                *asks,
-                claims.support_by_context(row, found, contexts),
-                claims.support(row, found, reference, "reference"),
-            ]
-        return []
+    def stages(self) -> tuple[Stage, ...]:
+        both = ("reference_statements", "response_statements")
+        return (
+            Stage("reference_statements", lambda fields, earlier: claims.statements(fields["reference"])),
+            Stage("response_statements", lambda fields, earlier: claims.statements(fields["response"])),
+            Stage("reference_by_context", self._by_context("reference_statements"), after=both),
+            Stage("response_by_context", self._by_context("response_statements"), after=both),
+            Stage("supported", self._supported, after=both),
+        )
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        wanted, found = _statements(results[0]), _statements(results[1])
+    @staticmethod
+    def _by_context(statements: str) -> Any:
+        def build(fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Ask | None:
+            items = _statements(earlier[statements])
+            if not items or not _statements(earlier["response_statements"]):
+                return None
+            return claims.support_by_context(items, fields["retrieved_contexts"])
+
+        return build
+
+    @staticmethod
+    def _supported(fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Ask | None:
+        found = _statements(earlier["response_statements"])
+        return claims.support(found, fields["reference"], "reference") if found else None
+
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        wanted, found = _statements(results["reference_statements"]), _statements(results["response_statements"])
         if not found:
             raise NotApplicable("the response makes no statement to check")
         contexts = len(fields["retrieved_contexts"])
-        rest = list(results[2:])
         reference_by_context = (
-            np.array(rest.pop(0).verdicts[0].contexts, dtype=bool).T if wanted else np.zeros((1, contexts), bool)
+            np.array(results["reference_by_context"].verdicts[0].contexts, dtype=bool).T
+            if wanted
+            else np.zeros((1, contexts), bool)
         )
-        response_by_context = np.array(rest.pop(0).verdicts[0].contexts, dtype=bool).T
-        supported = _verdicts(rest.pop(0))
+        response_by_context = np.array(results["response_by_context"].verdicts[0].contexts, dtype=bool).T
+        supported = _verdicts(results["supported"])
         score = noise_sensitivity_score(reference_by_context, response_by_context, [v == 1 for v in supported],
                                         self.mode)  # fmt: skip
         incorrect = len(found) - sum(supported)

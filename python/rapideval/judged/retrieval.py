@@ -10,13 +10,12 @@ one request (Ragas: one per context, one after another), with exactly one verdic
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from ..llm import JudgeClient, JudgeRequest
-from .base import DATA_RULE, ENTITY_CHARS, ITEM_REASON_CHARS, REASON_CHARS, JudgedMetric, NotApplicable, material
+from .base import ENTITY_CHARS, ITEM_REASON_CHARS, REASON_CHARS, Ask, JudgedMetric, NotApplicable, Stage, material
 from .claims import item_chars, list_bound
 
 __all__ = [
@@ -81,24 +80,22 @@ class LLMContextPrecisionWithReference(JudgedMetric):
     name = "llm_context_precision_with_reference"
     required: tuple[str, ...] = ("user_input", "retrieved_contexts", "reference")
     ANSWER: ClassVar[str] = "reference"
-    PROMPT: ClassVar[str] = (
+    INSTRUCTIONS: ClassVar[str] = (
         "You judge retrieved contexts for a question. For each context, in order, give verdict 1 if it is "
         "useful to arrive at the given answer (it holds information the answer uses), else 0. Give exactly "
-        "one verdict per context. " + DATA_RULE
+        "one verdict per context."
     )
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.name = name or self.name
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        text = material(fields, ["user_input", self.ANSWER, "retrieved_contexts"])
-        messages = ({"role": "system", "content": self.PROMPT}, {"role": "user", "content": text})
-        model = _usefulness_model(len(fields["retrieved_contexts"]))
-        return [JudgeRequest(row, self.name, messages, model)]
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
+        data = material(fields, ["user_input", self.ANSWER, "retrieved_contexts"])
+        return Ask(self.INSTRUCTIONS, data, _usefulness_model(len(fields["retrieved_contexts"])))
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        verdict = results[0].verdicts[0]
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        verdict = results["verdict"].verdicts[0]
         verdicts = list(verdict.verdicts)
         return average_precision(verdicts), verdict.reason, {"verdicts": verdicts}
 
@@ -143,24 +140,22 @@ class LLMContextRecall(JudgedMetric):
 
     name = "context_recall"
     required: tuple[str, ...] = ("user_input", "retrieved_contexts", "reference")
-    PROMPT: ClassVar[str] = (
+    INSTRUCTIONS: ClassVar[str] = (
         "You check a reference answer against retrieved contexts. Split the reference into its sentences "
-        "and, for each, give attributed 1 if the contexts support it, else 0, with a short reason. " + DATA_RULE
+        "and, for each, give attributed 1 if the contexts support it, else 0, with a short reason."
     )
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.name = name or self.name
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        text = material(fields, ["user_input", "reference", "retrieved_contexts"])
-        messages = ({"role": "system", "content": self.PROMPT}, {"role": "user", "content": text})
+    def ask(self, fields: Mapping[str, Any]) -> Ask:
         reference = fields["reference"]
         schema = _attribution_model(list_bound(reference), item_chars(reference))
-        return [JudgeRequest(row, self.name, messages, schema)]
+        return Ask(self.INSTRUCTIONS, material(fields, ["user_input", "reference", "retrieved_contexts"]), schema)
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        sentences = results[0].verdicts[0].sentences
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        sentences = results["verdict"].verdicts[0].sentences
         attributed = [s.attributed for s in sentences]
         reason = f"{sum(attributed)} of {len(attributed)} reference sentences supported by the contexts"
         return context_recall_score(attributed), reason, {"sentences": [s.sentence for s in sentences],
@@ -179,7 +174,7 @@ def _entities_model(bound: int) -> type[BaseModel]:
 
 ENTITIES_PROMPT = (
     "You list the named entities of a text (people, places, organisations, products, dates, numbers, "
-    "events), each once, written as in the text. "
+    "events), each once, written as in the text."
 )
 
 
@@ -187,27 +182,31 @@ class ContextEntityRecall(JudgedMetric):
     """Ragas 0.4.3 ``ContextEntityRecall()``: the share of the reference's entities found in the
     contexts. Fields ``reference`` and ``retrieved_contexts``. Two requests list the entities of the
     reference and of the contexts; :func:`context_entity_recall_score` on exact strings. Scale 0-1, higher
-    = better. Not applicable when the reference has no entity (Ragas: 0). Requests per row: 2."""
+    = better. Not applicable when the reference has no entity (Ragas: 0). Stages ``reference_entities`` and
+    ``context_entities``, together: 2 requests per row."""
 
     name = "context_entity_recall"
     required: tuple[str, ...] = ("reference", "retrieved_contexts")
-    PROMPT: ClassVar[str] = ENTITIES_PROMPT + DATA_RULE
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.name = name or self.name
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        system = {"role": "system", "content": self.PROMPT}
-        requests = []
-        for name in ("reference", "retrieved_contexts"):
-            text = material(fields, [name])
-            user = {"role": "user", "content": text}
-            requests.append(JudgeRequest(row, "entities", (system, user), _entities_model(2 * list_bound(text))))
-        return requests
+    def stages(self) -> tuple[Stage, ...]:
+        def entities(name: str) -> Any:
+            def build(fields: Mapping[str, Any], earlier: Mapping[str, Any]) -> Ask:
+                value = fields[name]
+                text = value if isinstance(value, str) else "\n".join(value)
+                return Ask(ENTITIES_PROMPT, {name: value}, _entities_model(2 * list_bound(text)), label="entities")
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        wanted, found = results[0].verdicts[0].entities, results[1].verdicts[0].entities
+            return build
+
+        return (Stage("reference_entities", entities("reference")),
+                Stage("context_entities", entities("retrieved_contexts")))  # fmt: skip
+
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        wanted = results["reference_entities"].verdicts[0].entities
+        found = results["context_entities"].verdicts[0].entities
         if not wanted:
             raise NotApplicable("the reference names no entity")
         score = context_entity_recall_score(wanted, found)
@@ -220,39 +219,33 @@ class _Rating(BaseModel):
 
 RELEVANCE_PROMPTS = (
     "You rate how relevant retrieved contexts are to a question: 0 if they hold nothing that helps answer "
-    "it, 1 if they hold part of what is needed, 2 if they hold what is needed. ",
+    "it, 1 if they hold part of what is needed, 2 if they hold what is needed.",
     "Read the question, then the contexts. Could someone answer the question from these contexts? Rate 2 "
-    "for yes, 1 for in part, 0 for no. ",
+    "for yes, 1 for in part, 0 for no.",
 )
 
 
 class ContextRelevance(JudgedMetric):
     """Ragas 0.4.3 ``ContextRelevance()`` (named ``nv_context_relevance``): two ratings 0/1/2 of the
     contexts' relevance to ``user_input``, from two differently worded requests as Ragas does;
-    :func:`context_relevance_score`. Scale 0-1 in steps of 0.25, higher = more relevant. Requests per
-    row: 2."""
+    :func:`context_relevance_score`. Scale 0-1 in steps of 0.25, higher = more relevant. Stages ``first``
+    and ``second``, together: 2 requests per row."""
 
     name = "nv_context_relevance"
     required: tuple[str, ...] = ("user_input", "retrieved_contexts")
-    PROMPT: ClassVar[str] = "".join(RELEVANCE_PROMPTS)
 
     def __init__(self, name: str | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.name = name or self.name
 
-    def render(self, row: Hashable, fields: Mapping[str, Any], judge: JudgeClient) -> list[JudgeRequest]:
-        text = material(fields, ["user_input", "retrieved_contexts"])
-        return [
-            JudgeRequest(
-                row,
-                self.name,
-                ({"role": "system", "content": p + DATA_RULE}, {"role": "user", "content": text}),
-                _Rating,
-                "rating",
+    def stages(self) -> tuple[Stage, ...]:
+        def rating(instructions: str) -> Any:
+            return lambda fields, earlier: Ask(
+                instructions, material(fields, ["user_input", "retrieved_contexts"]), _Rating, "rating"
             )
-            for p in RELEVANCE_PROMPTS
-        ]
 
-    def value(self, fields: Mapping[str, Any], results: Sequence[Any]) -> tuple[Any, str, dict[str, Any]]:
-        first, second = results[0].value, results[1].value
+        return tuple(Stage(n, rating(p)) for n, p in zip(("first", "second"), RELEVANCE_PROMPTS, strict=True))
+
+    def value(self, fields: Mapping[str, Any], results: Mapping[str, Any]) -> tuple[Any, str, dict[str, Any]]:
+        first, second = results["first"].value, results["second"].value
         return context_relevance_score(first, second), f"ratings {first} and {second}", {"ratings": [first, second]}

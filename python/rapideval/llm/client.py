@@ -536,19 +536,24 @@ class JudgeClient:
                 good.append(o)
         return good, bad
 
-    def _request_key(self, req: JudgeRequest, model: str, sampling: Sampling) -> str:
-        return cache_key(
-            {
-                "kind": "chat",
-                "endpoint": self.endpoint,
-                "model": model,
-                "messages": req.messages,
-                "params": sampling.params(),
-                "extra": dict(sampling.extra),
-                "schema": strict_schema(req.schema) if req.schema is not None else None,
-                "votes": req.votes,
-            }
-        )
+    def wire(self, req: JudgeRequest) -> dict[str, Any]:
+        """What ``req`` asks of the endpoint: the endpoint, the model, the messages, the sampling fields sent
+        (with the ``max_tokens`` its schema implies), the extra body fields, the reply's schema and the number
+        of votes. Two requests give equal dicts exactly when they ask the same thing, whatever format the
+        endpoint turns out to take; the cache key and the judged metrics' signatures are made of it."""
+        sampling = req.sampling or self.sampling
+        return {
+            "endpoint": self.endpoint,
+            "model": req.model or self.model,
+            "messages": req.messages,
+            "params": sampling.params(max_tokens_of(sampling, req.schema)),
+            "extra": dict(sampling.extra),
+            "schema": strict_schema(req.schema) if req.schema is not None else None,
+            "votes": req.votes,
+        }
+
+    def _request_key(self, req: JudgeRequest) -> str:
+        return cache_key({"kind": "chat", **self.wire(req)})
 
     def _result(self, req: JudgeRequest, verdicts: list[Any], usage: Usage, cached: bool, model: str) -> JudgeResult:
         values = [getattr(v, req.field) for v in verdicts] if req.field is not None else verdicts
@@ -586,7 +591,7 @@ class JudgeClient:
         acct = Account(model)
         result: JudgeResult | JudgeFailure | None
         try:
-            key = self._request_key(req, model, sampling)
+            key = self._request_key(req)
             result = self._cached(req, key, model)
             if result is None:
                 answered = batched.get(key) if batched is not None else None
@@ -639,7 +644,7 @@ class JudgeClient:
         holds: dict[str, tuple[str, Hold | None]] = {}
         for req in reqs:
             model, sampling = req.model or self.model, req.sampling or self.sampling
-            key = self._request_key(req, model, sampling)
+            key = self._request_key(req)
             if key in lines or (self.cache is not None and self.cache.get(key) is not None):
                 continue
             fmt: FormatMode = self._modes.get(model, "json_schema") if req.schema is not None else "text"
@@ -781,7 +786,7 @@ class JudgeClient:
             mode = self._modes.get(model, "json_schema") if r.schema is not None else "text"
             sent = r.messages if r.schema is None or mode == "json_schema" else with_instruction(r.messages, r.schema)
             prompts.append((r.row, r.metric, tuple(sent)))
-            cached = self.cache is not None and self.cache.get(self._request_key(r, model, sampling)) is not None
+            cached = self.cache is not None and self.cache.get(self._request_key(r)) is not None
             calls = 0 if cached else 1 + r.votes - min(r.votes, self._n_ceiling.get(model, r.votes))
             prompt = calls * prompt_tokens(sent)
             expected = completion_guess(r.schema, max_tokens_of(sampling, r.schema))

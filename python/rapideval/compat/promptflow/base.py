@@ -8,14 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...judged.base import JudgedMetric, MetricResult, score_rows
+from ...judged.base import MetricResult, SampleMetric, score_rows
 from ...llm.sync import run_sync
+from ...sample import V1_NAMES
 from ._model_config import judge_for
 
 __all__ = ["EvaluatorError", "JudgedEvaluator"]
 
-# promptflow's call keywords -> rapideval's field names.
-FIELDS = {"question": "user_input", "answer": "response", "ground_truth": "reference"}
+# promptflow's call keywords (Ragas's v1 names) -> rapideval's field names.
+FIELDS = {k: V1_NAMES[k] for k in ("question", "answer", "ground_truth")}
 
 
 class EvaluatorError(ValueError):
@@ -37,7 +38,7 @@ class JudgedEvaluator:
     -> ``response``, ``ground_truth`` -> ``reference``, ``context`` -> ``retrieved_contexts`` as one
     context). ``model_config`` picks the judge (see :func:`~._model_config.judge_for`)."""
 
-    metrics: Sequence[JudgedMetric] = ()
+    metrics: Sequence[SampleMetric] = ()
 
     def __init__(self, model_config: Any = None) -> None:
         self.judge = judge_for(model_config, type(self).__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...judged.base import JudgedMetric, MetricResult
+from ...judged.base import MetricResult, SampleMetric
 from ...llm import JudgeClient
 from ...llm.sync import run_sync
 from .dataset_schema import MultiTurnSample, SingleTurnSample
@@ -32,7 +32,7 @@ class MetricError(ValueError):
         self.result = result
 
 
-class RagasMetric(JudgedMetric):
+class RagasMetric(SampleMetric):
     """Ragas's calling conventions on a judged metric: ``llm`` is the judge."""
 
     @property

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...judged.base import JudgedMetric, MetricResult, score_rows
+from ...judged.base import MetricResult, SampleMetric, score_rows
 from ...llm import JudgeClient
 from ...llm.sync import run_sync
+from ...sample import V1_NAMES
 from ._metric import check_embeddings
 from .dataset_schema import EvaluationDataset
 
@@ -55,16 +56,6 @@ class EvaluationResult:
         return frame
 
 
-# Ragas v1 column names (and ``ground_truths``, a list of reference answers) -> the sample's field names.
-V1_COLUMNS = {
-    "question": "user_input",
-    "answer": "response",
-    "contexts": "retrieved_contexts",
-    "ground_truth": "reference",
-    "ground_truths": "reference",
-}
-
-
 def _as_dataset(dataset: Any, column_map: Mapping[str, str] | None) -> EvaluationDataset:
     """An EvaluationDataset as it is; a Hugging Face ``datasets.Dataset``, a pandas DataFrame or a list of
     dicts with v1 or v2 column names, renamed by ``column_map`` (Ragas's: field name, v2 or v1, -> the
@@ -88,7 +79,7 @@ def _as_dataset(dataset: Any, column_map: Mapping[str, str] | None) -> Evaluatio
         fields: dict[str, Any] = {}
         for key, value in row.items():
             column = str(renames.get(key, key))  # column_map's keys may be v2 or v1 names
-            name = V1_COLUMNS.get(column, column)
+            name = V1_NAMES.get(column, column)
             if column == "ground_truths" and isinstance(value, (list, tuple)):
                 value = "\n".join(str(v) for v in value)
             fields.setdefault(name, value)
@@ -98,7 +89,7 @@ def _as_dataset(dataset: Any, column_map: Mapping[str, str] | None) -> Evaluatio
 
 def evaluate(
     dataset: Any,
-    metrics: Sequence[JudgedMetric] | None = None,
+    metrics: Sequence[SampleMetric] | None = None,
     llm: JudgeClient | None = None,
     embeddings: Any = None,
     column_map: Mapping[str, str] | None = None,
@@ -119,7 +110,7 @@ def evaluate(
     data = _as_dataset(dataset, column_map)
     chosen = list(metrics) if metrics is not None else [answer_relevancy, context_precision, faithfulness,
                                                          context_recall]  # fmt: skip
-    if not chosen or not all(isinstance(m, JudgedMetric) for m in chosen):
+    if not chosen or not all(isinstance(m, SampleMetric) for m in chosen):
         raise TypeError("evaluate: metrics must be a non-empty list of metrics")
     check_embeddings(embeddings)
     judge = llm or embeddings or next((m.judge for m in chosen if m.judge is not None), None)

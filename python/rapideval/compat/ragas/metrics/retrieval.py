@@ -26,7 +26,7 @@ class _LLMOnly(RagasMetric):
     """Ragas's ``Metric(llm=None)`` constructor."""
 
     def __init__(self, llm: JudgeClient | None = None, name: str | None = None) -> None:
-        super().__init__(name, judge=llm)  # type: ignore[misc, arg-type]  # the retrieval class's (name, judge)
+        super().__init__(name, judge=llm)  # type: ignore[call-arg]  # the retrieval class's (name, judge)
 
 
 class LLMContextPrecisionWithReference(_LLMOnly, _retrieval.LLMContextPrecisionWithReference):
