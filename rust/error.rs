@@ -2,21 +2,49 @@
 
 use std::fmt;
 
+/// The class of the exception a reference library raises (the message is the error's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PyExc {
+    Assertion,
+    Index,
+    Key,
+    ZeroDivision,
+    Overflow,
+    Value,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Error {
     /// A value is outside what the metric accepts (maps to `ValueError`).
     InvalidValue(String),
-    /// The reference library raises here (e.g. nltk BLEU method6 with zero trigram precision);
-    /// carries the reference's message (maps to `ValueError`).
-    Reference(String),
+    /// The reference library raises here (e.g. nltk BLEU method6 with zero trigram precision): the
+    /// class of its exception and its exact message.
+    Reference(PyExc, String),
     /// A buffer whose size comes from the input could not be allocated (maps to `MemoryError`).
     Memory(String),
+}
+
+impl Error {
+    /// The reference's `exception(message)`.
+    pub(crate) fn reference(exception: PyExc, message: impl Into<String>) -> Error {
+        Error::Reference(exception, message.into())
+    }
+
+    /// This error as the error of row `row` of a batch: its message after `row {row}: `, a
+    /// `MemoryError` still, any other error a `ValueError` (a batch raises no reference-specific
+    /// class: every row's failure reads the same).
+    pub fn in_row(self, row: usize) -> Error {
+        match self {
+            Error::Memory(m) => Error::Memory(format!("row {row}: {m}")),
+            e => Error::InvalidValue(format!("row {row}: {e}")),
+        }
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::InvalidValue(m) | Error::Reference(m) | Error::Memory(m) => f.write_str(m),
+            Error::InvalidValue(m) | Error::Reference(_, m) | Error::Memory(m) => f.write_str(m),
         }
     }
 }

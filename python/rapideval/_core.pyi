@@ -1,7 +1,7 @@
 """Type stubs for the native module ``rapideval._core`` (Rust, PyO3). Keep in sync with rust/py/."""
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +11,13 @@ __all__ = [
     "MAX_ORDER",
     "MAX_RESAMPLES",
     "MAX_THREADS",
+    "BleuSettings",
+    "BleuSmoothing",
+    "ChrfSettings",
+    "MeteorSettings",
+    "PairedTestSettings",
+    "SacrebleuBleuSettings",
+    "TerSettings",
     "bleu_batch",
     "bleu_tokens",
     "bootstrap_means",
@@ -76,58 +83,63 @@ def f1_score(responses: Sequence[str], references: Sequence[Any]) -> npt.NDArray
 def exact_match(responses: Sequence[str], references: Sequence[Any], normalize: bool) -> npt.NDArray[np.float64]: ...
 
 # --- sacrebleu 2.6.0 BLEU (rust/py/sacrebleu.rs); each reference row is a str or a list of str
+@final
+class SacrebleuBleuSettings:
+    """The options of ``sacrebleu.BLEU`` (``smooth_value=None``: the method's default)."""
+
+    def __new__(
+        cls,
+        *,
+        tokenize: str = "13a",
+        lowercase: bool = False,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = 4,
+        effective_order: bool = False,
+    ) -> SacrebleuBleuSettings: ...
+
 def sacrebleu_sentence_bleu(
-    responses: Sequence[str],
-    references: Sequence[Any],
-    tokenize: str,
-    lowercase: bool,
-    smooth_method: str,
-    smooth_value: float | None,
-    max_ngram_order: int,
-    effective_order: bool,
+    responses: Sequence[str], references: Sequence[Any], settings: SacrebleuBleuSettings
 ) -> npt.NDArray[np.float64]: ...
 def sacrebleu_corpus_bleu(
-    responses: Sequence[str],
-    references: Sequence[Any],
-    tokenize: str,
-    lowercase: bool,
-    smooth_method: str,
-    smooth_value: float | None,
-    max_ngram_order: int,
-    effective_order: bool,
+    responses: Sequence[str], references: Sequence[Any], settings: SacrebleuBleuSettings
 ) -> tuple[float, list[float], list[float], list[float], float, int, int]: ...
 
 # --- nltk BLEU and GLEU (rust/py/bleu.rs, rust/py/gleu.rs)
+@final
+class BleuSmoothing:
+    """``SmoothingFunction(epsilon, alpha, k).<method>``; only the parameters the method uses are read."""
+
+    def __new__(
+        cls, method: str = "method0", *, epsilon: int | float = 0.1, alpha: int | float = 5, k: int | float = 5
+    ) -> BleuSmoothing: ...
+
+@final
+class BleuSettings:
+    """The settings of sentence BLEU (``smoothing=None``: method0)."""
+
+    def __new__(
+        cls,
+        *,
+        weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+        smoothing: BleuSmoothing | None = None,
+        auto_reweigh: bool = False,
+    ) -> BleuSettings: ...
+
 def nltk_corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
     hypotheses: Sequence[Sequence[str] | str],
     max_order: int,
     weights: list[list[float]],
-    method: str,
-    epsilon: int | float,
-    alpha: int | float,
-    k: int | float,
+    smoothing: BleuSmoothing,
 ) -> list[float] | None: ...
 def bleu_batch(
-    responses: Sequence[str],
-    references: Sequence[str | Sequence[str]],
-    tokenizer: str,
-    weights: list[float],
-    method: str,
-    epsilon: int | float,
-    alpha: int | float,
-    k: int | float,
-    auto_reweigh: bool,
+    responses: Sequence[str], references: Sequence[str | Sequence[str]], tokenizer: str, settings: BleuSettings
 ) -> npt.NDArray[np.float64]: ...
 def bleu_tokens(
     responses: Sequence[Sequence[str]],
     references: Sequence[Sequence[str] | Sequence[Sequence[str]]],
-    weights: list[float],
-    method: str,
-    epsilon: int | float,
-    alpha: int | float,
-    k: int | float,
-    auto_reweigh: bool,
+    settings: BleuSettings,
 ) -> npt.NDArray[np.float64]: ...
 def nltk_corpus_gleu(
     list_of_references: Sequence[Sequence[Sequence[str] | str] | str],
@@ -161,8 +173,17 @@ def ordinal_vote(scores: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDAr
 # --- stats (rust/py/stats.rs): float64 columns, label codes as int64
 def mean_std(x: NDArray[np.float64], ddof: float) -> tuple[float, float, int, int]: ...
 def bootstrap_means(x: NDArray[np.float64], n_resamples: int, seed: int) -> NDArray[np.float64]: ...
+
+@final
+class PairedTestSettings:
+    """``method`` "permutation" or "bootstrap"; ``alternative`` "two-sided", "less" or "greater"."""
+
+    def __new__(
+        cls, *, method: str = "permutation", alternative: str = "two-sided", n_resamples: int = 10_000, seed: int = 0
+    ) -> PairedTestSettings: ...
+
 def paired_test(
-    a: NDArray[np.float64], b: NDArray[np.float64], method: str, alternative: str, n_resamples: int, seed: int
+    a: NDArray[np.float64], b: NDArray[np.float64], settings: PairedTestSettings
 ) -> tuple[float, float, int, int, bool]: ...
 def correlation(x: NDArray[np.float64], y: NDArray[np.float64], method: str, omit_nan: bool) -> float: ...
 def cohen_kappa(a: NDArray[np.int64], b: NDArray[np.int64], n_labels: int, weights: str | None) -> float: ...
@@ -200,20 +221,20 @@ def rouge_tokenize(texts: Sequence[str], use_stemmer: bool = False, tokenizer: s
 def porter_stem(words: Sequence[str]) -> list[str]: ...
 
 # --- METEOR and WordNet (rust/py/meteor.rs)
+@final
+class MeteorSettings:
+    """The weights of nltk's ``single_meteor_score``."""
+
+    def __new__(cls, *, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5) -> MeteorSettings: ...
+
 def meteor(
-    responses: Sequence[str],
-    references: Sequence[Any],
-    alpha: float = 0.9,
-    beta: float = 3.0,
-    gamma: float = 0.5,
-    tokenizer: str = "promptflow",
+    responses: Sequence[str], references: Sequence[Any], settings: MeteorSettings, tokenizer: str = "promptflow"
 ) -> npt.NDArray[np.float64]: ...
 def meteor_tokens(
     references: Sequence[Sequence[str]],
     hypothesis: Sequence[str],
-    alpha: float = 0.9,
-    beta: float = 3.0,
-    gamma: float = 0.5,
+    settings: MeteorSettings,
+    *,
     lowercase: bool = True,
     hypothesis_stems: Sequence[str] | None = None,
     reference_stems: Sequence[Sequence[str]] | None = None,
@@ -223,42 +244,46 @@ def meteor_forget_words() -> None: ...
 def wordnet_synonyms(words: Sequence[str]) -> list[list[str]]: ...
 def wordnet_license() -> str: ...
 
-# --- sacrebleu 2.6.0 chrF / chrF++ (rust/py/chrf.rs); beta_squared is Python's beta ** 2
+# --- sacrebleu 2.6.0 chrF / chrF++ (rust/py/chrf.rs)
+@final
+class ChrfSettings:
+    """The options of ``sacrebleu.CHRF``; ``beta_squared`` is Python's ``beta ** 2``."""
+
+    def __new__(
+        cls,
+        *,
+        char_order: int = 6,
+        word_order: int = 0,
+        beta_squared: float = 4.0,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+    ) -> ChrfSettings: ...
+
 def sacrebleu_sentence_chrf(
-    responses: Sequence[str],
-    references: Sequence[Any],
-    char_order: int,
-    word_order: int,
-    beta_squared: float,
-    lowercase: bool,
-    whitespace: bool,
-    eps_smoothing: bool,
+    responses: Sequence[str], references: Sequence[Any], settings: ChrfSettings
 ) -> npt.NDArray[np.float64]: ...
 def sacrebleu_corpus_chrf(
-    responses: Sequence[str],
-    references: Sequence[Any],
-    char_order: int,
-    word_order: int,
-    beta_squared: float,
-    lowercase: bool,
-    whitespace: bool,
-    eps_smoothing: bool,
+    responses: Sequence[str], references: Sequence[Any], settings: ChrfSettings
 ) -> tuple[float, list[int]]: ...
 
 # --- sacrebleu 2.6.0 TER (rust/py/ter.rs)
+@final
+class TerSettings:
+    """The options of ``sacrebleu.TER``."""
+
+    def __new__(
+        cls,
+        *,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+    ) -> TerSettings: ...
+
 def sacrebleu_sentence_ter(
-    responses: Sequence[str],
-    references: Sequence[Any],
-    normalized: bool,
-    no_punct: bool,
-    asian_support: bool,
-    case_sensitive: bool,
+    responses: Sequence[str], references: Sequence[Any], settings: TerSettings
 ) -> npt.NDArray[np.float64]: ...
 def sacrebleu_corpus_ter(
-    responses: Sequence[str],
-    references: Sequence[Any],
-    normalized: bool,
-    no_punct: bool,
-    asian_support: bool,
-    case_sensitive: bool,
+    responses: Sequence[str], references: Sequence[Any], settings: TerSettings
 ) -> tuple[float, int, float]: ...

@@ -10,8 +10,7 @@ use smallvec::{smallvec, SmallVec};
 use super::ngrams::{with_ngrams, Ngrams};
 pub use super::ngrams::{HashToken, Id, Token, TokenTable};
 use super::pynum::{count_ratio, int_to_f64, py_exp, Fsum, Num};
-pub use super::pynum::{PyExc, Raised};
-use crate::error::{Error, Result};
+use crate::error::{Error, PyExc, Result};
 use crate::parallel;
 use crate::text::Tokenizer;
 
@@ -88,6 +87,28 @@ impl Smoothing {
             epsilon: Param::Float(0.1),
             alpha: Param::Int(5),
             k: Param::Int(5),
+        }
+    }
+}
+
+/// The settings of sentence BLEU: `sentence_bleu(..., weights, smoothing_function, auto_reweigh)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BleuSettings {
+    /// One weight per n-gram order (nltk default `(0.25, 0.25, 0.25, 0.25)`).
+    pub weights: Vec<f64>,
+    pub smoothing: Smoothing,
+    /// Uniform weights over the hypothesis length when it is below 4 and the weights are the
+    /// default.
+    pub auto_reweigh: bool,
+}
+
+impl Default for BleuSettings {
+    /// nltk's `sentence_bleu` defaults: 4-gram uniform weights, method0, no reweighing.
+    fn default() -> Self {
+        BleuSettings {
+            weights: vec![0.25; 4],
+            smoothing: Smoothing::new(Method::Method0),
+            auto_reweigh: false,
         }
     }
 }
@@ -227,21 +248,21 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
     segments: &[Segment<'_, T, R>],
     max_order: usize,
     smoothing: &Smoothing,
-) -> std::result::Result<CorpusStats, Raised> {
+) -> Result<CorpusStats> {
     if let Some(s) = segments.iter().find(|s| s.references.is_empty()) {
         // nltk looks up the hypothesis' first unigram among no reference counts before it takes
         // the min() over no reference lengths.
         return Err(if max_order > 0 && !s.hypothesis.is_empty() {
-            Raised::new(
+            Error::reference(
                 PyExc::Key,
                 "the first token of a hypothesis without references",
             )
         } else {
-            Raised::new(PyExc::Value, "min() arg is an empty sequence")
+            Error::reference(PyExc::Value, "min() arg is an empty sequence")
         });
     }
     if segments.is_empty() && max_order > 0 {
-        return Err(Raised::new(PyExc::ZeroDivision, "Fraction(0, 0)"));
+        return Err(Error::reference(PyExc::ZeroDivision, "Fraction(0, 0)"));
     }
     let count = |s: &Segment<'_, T, R>| {
         with_ngrams(|ngrams| {
@@ -281,11 +302,11 @@ pub fn corpus_stats<T: Token + Sync, R: AsRef<[T]> + Sync>(
 }
 
 /// `float(2**inc * k)` as Python computes it.
-fn scaled_k(k: Param, inc: u32) -> std::result::Result<f64, Raised> {
+fn scaled_k(k: Param, inc: u32) -> Result<f64> {
     match k {
         Param::Float(kf) => {
             if inc > 1023 {
-                return Err(Raised::new(
+                return Err(Error::reference(
                     PyExc::Overflow,
                     "int too large to convert to float",
                 ));
@@ -321,7 +342,7 @@ impl CorpusStats {
     }
 
     /// Apply the smoothing function to the corpus precisions.
-    pub fn smooth(&self, smoothing: &Smoothing) -> std::result::Result<Precisions, Raised> {
+    pub fn smooth(&self, smoothing: &Smoothing) -> Result<Precisions> {
         let mut p: Orders<Num> = self
             .numerators
             .iter()
@@ -376,7 +397,7 @@ impl CorpusStats {
 
     /// Zero orders get `1 / (2**inc * k / ln(L)) / denominator`, L = corpus hypothesis length; no
     /// smoothing at all when L is 1.
-    fn method4(&self, p: &mut [Num], k: Param) -> std::result::Result<(), Raised> {
+    fn method4(&self, p: &mut [Num], k: Param) -> Result<()> {
         let len = if self.hyp_len > 0 {
             self.hyp_len
         } else {
@@ -391,7 +412,10 @@ impl CorpusStats {
             if a == 0 {
                 let t = scaled_k(k, inc)? / ln;
                 if t == 0.0 {
-                    return Err(Raised::new(PyExc::ZeroDivision, "float division by zero"));
+                    return Err(Error::reference(
+                        PyExc::ZeroDivision,
+                        "float division by zero",
+                    ));
                 }
                 *pi = Num::Float((1.0 / t) / b as f64);
                 inc += 1;
@@ -402,7 +426,7 @@ impl CorpusStats {
 
     /// Each order becomes the mean of the previous smoothed value and the original values of this
     /// and the next order (order N+1 is the last segment's 5-gram precision, whatever N is).
-    fn method5(&self, p: &mut [Num]) -> std::result::Result<(), Raised> {
+    fn method5(&self, p: &mut [Num]) -> Result<()> {
         let Some(first) = p.first() else {
             return Ok(());
         };
@@ -418,12 +442,12 @@ impl CorpusStats {
     }
 
     /// Interpolates each order from 3 on with the prior `p[n-1]^2 / p[n-2]`, in place.
-    fn method6(&self, p: &mut [Num], alpha: Param) -> std::result::Result<(), Raised> {
+    fn method6(&self, p: &mut [Num], alpha: Param) -> Result<()> {
         if p.len() < 3 {
-            return Err(Raised::new(PyExc::Index, "list index out of range"));
+            return Err(Error::reference(PyExc::Index, "list index out of range"));
         }
         if self.numerators.get(2) == Some(&0) {
-            return Err(Raised::new(
+            return Err(Error::reference(
                 PyExc::Assertion,
                 "This smoothing method requires non-zero precision for bigrams.",
             ));
@@ -452,11 +476,7 @@ impl CorpusStats {
     }
 
     /// `bp * exp(fsum(w_i * log(p_i) for p_i > 0))` for one weight vector.
-    pub fn score(
-        &self,
-        precisions: &Precisions,
-        weights: &[f64],
-    ) -> std::result::Result<f64, Raised> {
+    pub fn score(&self, precisions: &Precisions, weights: &[f64]) -> Result<f64> {
         let mut sum = Fsum::default();
         for (w, p) in weights.iter().zip(&precisions.0) {
             if p.is_positive() {
@@ -482,7 +502,7 @@ fn bleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync, W: AsRef<[f64]>>(
     weights: &[W],
     smoothing: &Smoothing,
     auto_reweigh: bool,
-) -> std::result::Result<Bleu, Raised> {
+) -> Result<Bleu> {
     let max_order = weights.iter().map(|w| w.as_ref().len()).max().unwrap_or(0);
     let stats = corpus_stats(segments, max_order, smoothing)?;
     if stats.is_zero() {
@@ -498,7 +518,7 @@ fn bleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync, W: AsRef<[f64]>>(
                 stats.score(&precisions, w.as_ref())
             }
         })
-        .collect::<std::result::Result<Orders<f64>, Raised>>()
+        .collect::<Result<Orders<f64>>>()
         .map(Bleu::Scores)
 }
 
@@ -510,9 +530,9 @@ pub fn corpus_bleu<T: Token + Sync>(
     weights: &[Vec<f64>],
     smoothing: &Smoothing,
     auto_reweigh: bool,
-) -> std::result::Result<Bleu, Raised> {
+) -> Result<Bleu> {
     if list_of_references.len() != hypotheses.len() {
-        return Err(Raised::new(
+        return Err(Error::reference(
             PyExc::Assertion,
             "The number of hypotheses and their reference(s) should be the same ",
         ));
@@ -529,15 +549,18 @@ pub fn corpus_bleu<T: Token + Sync>(
 pub fn sentence_bleu<T: Token + Sync, R: AsRef<[T]> + Sync>(
     references: &[R],
     hypothesis: &[T],
-    weights: &[f64],
-    smoothing: &Smoothing,
-    auto_reweigh: bool,
-) -> std::result::Result<Bleu, Raised> {
+    settings: &BleuSettings,
+) -> Result<Bleu> {
     let segment = Segment {
         references,
         hypothesis,
     };
-    bleu_of_segments(&[segment], &[weights], smoothing, auto_reweigh)
+    bleu_of_segments(
+        &[segment],
+        &[&settings.weights],
+        &settings.smoothing,
+        settings.auto_reweigh,
+    )
 }
 
 /// `sentence_bleu` of a response against its references as a float (nltk's int `0` becomes
@@ -545,16 +568,14 @@ pub fn sentence_bleu<T: Token + Sync, R: AsRef<[T]> + Sync>(
 pub fn bleu_tokens<T: Token + Sync, R: AsRef<[T]> + Sync>(
     response: &[T],
     references: &[R],
-    weights: &[f64],
-    smoothing: &Smoothing,
-    auto_reweigh: bool,
+    settings: &BleuSettings,
 ) -> Result<f64> {
     if references.is_empty() {
         return Err(Error::InvalidValue(
             "no reference (nltk raises ValueError: min() arg is an empty sequence)".to_string(),
         ));
     }
-    Ok(sentence_bleu(references, response, weights, smoothing, auto_reweigh)?.first())
+    Ok(sentence_bleu(references, response, settings)?.first())
 }
 
 /// Sentence BLEU of one response against its references after tokenizing both; with the
@@ -564,12 +585,10 @@ pub fn bleu_text(
     response: &str,
     references: &[&str],
     tokenizer: Tokenizer,
-    weights: &[f64],
-    smoothing: &Smoothing,
-    auto_reweigh: bool,
+    settings: &BleuSettings,
 ) -> Result<f64> {
     tokenizer.with_segment(response, references, |hypothesis, references| {
-        bleu_tokens(hypothesis, references, weights, smoothing, auto_reweigh)
+        bleu_tokens(hypothesis, references, settings)
     })
 }
 
@@ -579,31 +598,20 @@ pub fn bleu_batch<'a, R: AsRef<[&'a str]> + Sync>(
     responses: &[&str],
     references: &[R],
     tokenizer: Tokenizer,
-    weights: &[f64],
-    smoothing: &Smoothing,
-    auto_reweigh: bool,
+    settings: &BleuSettings,
 ) -> Vec<Result<f64>> {
     parallel::map_pairs(responses, references, 8, |response, refs| {
-        bleu_text(
-            response,
-            refs.as_ref(),
-            tokenizer,
-            weights,
-            smoothing,
-            auto_reweigh,
-        )
+        bleu_text(response, refs.as_ref(), tokenizer, settings)
     })
 }
 
 /// `bleu_tokens` for every row of pre-tokenised responses and references, in parallel.
 pub fn bleu_tokens_batch<T: Token + Sync, R: AsRef<[T]> + Sync>(
     rows: &[Segment<'_, T, R>],
-    weights: &[f64],
-    smoothing: &Smoothing,
-    auto_reweigh: bool,
+    settings: &BleuSettings,
 ) -> Vec<Result<f64>> {
     parallel::map(rows, 16, |s| {
-        bleu_tokens(s.hypothesis, s.references, weights, smoothing, auto_reweigh)
+        bleu_tokens(s.hypothesis, s.references, settings)
     })
 }
 
@@ -615,15 +623,13 @@ mod tests {
         s.split(' ').filter(|t| !t.is_empty()).collect()
     }
 
-    fn sentence(refs: &[&str], hyp: &str, method: Method) -> std::result::Result<Bleu, Raised> {
+    fn sentence(refs: &[&str], hyp: &str, method: Method) -> Result<Bleu> {
         let refs: Vec<Vec<&str>> = refs.iter().map(|r| toks(r)).collect();
-        sentence_bleu(
-            &refs,
-            &toks(hyp),
-            &[0.25; 4],
-            &Smoothing::new(method),
-            false,
-        )
+        let settings = BleuSettings {
+            smoothing: Smoothing::new(method),
+            ..BleuSettings::default()
+        };
+        sentence_bleu(&refs, &toks(hyp), &settings)
     }
 
     const HYP1: &str = "It is a guide to action which ensures that the military always obeys the commands of the party";
@@ -673,30 +679,23 @@ mod tests {
     #[test]
     fn method6_raises() {
         let e = sentence(&["a b c"], "a b", Method::Method6).unwrap_err();
-        assert_eq!(e.exception, PyExc::Assertion);
+        assert!(matches!(e, Error::Reference(PyExc::Assertion, _)));
     }
 
     #[test]
     fn empty_references_and_corpus() {
         let none: Vec<Vec<&str>> = vec![];
-        let e = sentence_bleu(
-            &none,
-            &toks(""),
-            &[1.0],
-            &Smoothing::new(Method::Method0),
-            false,
-        )
-        .unwrap_err();
-        assert_eq!(e.message, "min() arg is an empty sequence");
-        let e = sentence_bleu(
-            &none,
-            &toks("a"),
-            &[1.0],
-            &Smoothing::new(Method::Method0),
-            false,
-        )
-        .unwrap_err();
-        assert_eq!(e.exception, PyExc::Key);
+        let unigrams = BleuSettings {
+            weights: vec![1.0],
+            ..BleuSettings::default()
+        };
+        let e = sentence_bleu(&none, &toks(""), &unigrams).unwrap_err();
+        assert_eq!(
+            e,
+            Error::reference(PyExc::Value, "min() arg is an empty sequence")
+        );
+        let e = sentence_bleu(&none, &toks("a"), &unigrams).unwrap_err();
+        assert!(matches!(e, Error::Reference(PyExc::Key, _)));
         let e = corpus_bleu::<&str>(
             &[],
             &[],
@@ -705,6 +704,6 @@ mod tests {
             false,
         )
         .unwrap_err();
-        assert_eq!(e.message, "Fraction(0, 0)");
+        assert_eq!(e, Error::reference(PyExc::ZeroDivision, "Fraction(0, 0)"));
     }
 }

@@ -46,34 +46,38 @@ pub struct ChrfConfig {
     pub eps_smoothing: bool,
 }
 
+impl Default for ChrfConfig {
+    /// `sacrebleu.CHRF()`'s defaults: chrF (6 character orders, no word orders), beta 2.
+    fn default() -> Self {
+        ChrfConfig {
+            char_order: 6,
+            word_order: 0,
+            beta_squared: 4.0,
+            lowercase: false,
+            whitespace: false,
+            eps_smoothing: false,
+        }
+    }
+}
+
 impl ChrfConfig {
-    pub fn new(
-        char_order: usize,
-        word_order: usize,
-        beta_squared: f64,
-        lowercase: bool,
-        whitespace: bool,
-        eps_smoothing: bool,
-    ) -> Result<Self> {
+    /// The configuration, or `Error::InvalidValue` for orders out of range or a `beta ** 2` that
+    /// is not finite.
+    pub fn checked(self) -> Result<Self> {
+        let (char_order, word_order) = (self.char_order, self.word_order);
         if char_order.max(word_order) > MAX_ORDER || char_order + word_order == 0 {
             return Err(Error::InvalidValue(format!(
                 "chrF needs char_order + word_order >= 1 and orders of at most {MAX_ORDER}, got \
                  {char_order} and {word_order}"
             )));
         }
-        if !beta_squared.is_finite() {
+        if !self.beta_squared.is_finite() {
             return Err(Error::InvalidValue(format!(
-                "beta ** 2 must be finite, got {beta_squared}"
+                "beta ** 2 must be finite, got {}",
+                self.beta_squared
             )));
         }
-        Ok(ChrfConfig {
-            char_order,
-            word_order,
-            beta_squared,
-            lowercase,
-            whitespace,
-            eps_smoothing,
-        })
+        Ok(self)
     }
 
     /// The length of one statistics vector.
@@ -1183,10 +1187,7 @@ pub fn corpus_chrf<'a, R: AsRef<[&'a str]> + Sync>(
         Scratch::default,
         |scratch, h, r| segment_stats_with(cfg, scratch, h, r.as_ref()),
     )
-    .map_err(|(row, e)| match e {
-        Error::Memory(m) => Error::Memory(format!("row {row}: {m}")),
-        e => Error::InvalidValue(format!("row {row}: {e}")),
-    })?;
+    .map_err(|(row, e)| e.in_row(row))?;
     Ok((f_score(cfg, &total), total))
 }
 
@@ -1196,7 +1197,11 @@ mod tests {
     use crate::text::unicode::is_ascii_py_space;
 
     fn cfg(word_order: usize) -> Result<ChrfConfig> {
-        ChrfConfig::new(6, word_order, 4.0, false, false, false)
+        ChrfConfig {
+            word_order,
+            ..ChrfConfig::default()
+        }
+        .checked()
     }
 
     /// Counting by hash maps, the obvious way.

@@ -6,8 +6,7 @@
 use super::bleu::Segment;
 use super::ngrams::{with_ngrams, Ngrams, Token, ABSENT};
 use super::pynum::count_ratio;
-pub use super::pynum::{PyExc, Raised};
-use crate::error::{room, Error, Result};
+use crate::error::{room, Error, PyExc, Result};
 use crate::parallel;
 use crate::text::Tokenizer;
 
@@ -30,14 +29,11 @@ fn multiplicity(j: usize, h: usize, min_len: i64) -> u128 {
 
 /// The windows nltk `everygrams(seq, min_len, max_len)` takes its grams from (each gram is a prefix
 /// of a window, counted `multiplicity` times), or the error it raises.
-fn everygram_windows(
-    seq: &[u32],
-    max_len: i64,
-) -> std::result::Result<impl Iterator<Item = &[u32]>, Raised> {
+fn everygram_windows(seq: &[u32], max_len: i64) -> Result<impl Iterator<Item = &[u32]>> {
     let max_len = if max_len == -1 {
         if seq.len() > MAX_EVERYGRAMS_DEFAULT_LEN {
             let n = seq.len();
-            return Err(Raised::new(
+            return Err(Error::reference(
                 PyExc::Value,
                 format!(
                     "everygrams() called with the default max_len on a sequence of {n} items: \
@@ -51,7 +47,7 @@ fn everygram_windows(
         seq.len()
     } else {
         usize::try_from(max_len).map_err(|_| {
-            Raised::new(
+            Error::reference(
                 PyExc::Value,
                 "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.",
             )
@@ -78,8 +74,8 @@ impl GramCounts {
         seq: &[u32],
         min_len: i64,
         max_len: i64,
-        mut id: impl FnMut(u32, u32) -> std::result::Result<u32, Raised>,
-    ) -> std::result::Result<(), Raised> {
+        mut id: impl FnMut(u32, u32) -> Result<u32>,
+    ) -> Result<()> {
         for window in everygram_windows(seq, max_len)? {
             let h = window.len();
             let mut gram = ABSENT;
@@ -130,7 +126,7 @@ fn segment_counts<T: Token, R: AsRef<[T]>>(
     hypothesis: &[T],
     min_len: i64,
     max_len: i64,
-) -> std::result::Result<Option<(u128, u128)>, Raised> {
+) -> Result<Option<(u128, u128)>> {
     let per_reference = match (usize::try_from(min_len), usize::try_from(max_len)) {
         (Ok(min_len), Ok(max_len)) if min_len >= 1 => {
             plain_counts(ngrams, references, hypothesis, min_len, max_len)?
@@ -195,7 +191,7 @@ fn everygram_counts<T: Token, R: AsRef<[T]>>(
     hypothesis: &[T],
     min_len: i64,
     max_len: i64,
-) -> std::result::Result<Vec<(u128, u128)>, Raised> {
+) -> Result<Vec<(u128, u128)>> {
     ngrams.start(references, hypothesis, hypothesis.len() * 3)?;
     let mut hyp_tokens = Vec::new();
     room(
@@ -205,9 +201,7 @@ fn everygram_counts<T: Token, R: AsRef<[T]>>(
     )?;
     hyp_tokens.extend_from_slice(ngrams.hyp_tokens());
     let mut hyp = GramCounts::default();
-    hyp.count(&hyp_tokens, min_len, max_len, |p, t| {
-        Ok(ngrams.insert(p, t)?)
-    })?;
+    hyp.count(&hyp_tokens, min_len, max_len, |p, t| ngrams.insert(p, t))?;
     (0..ngrams.references())
         .map(|r| {
             let mut counts = GramCounts::default();
@@ -223,7 +217,7 @@ pub fn gleu_of_segments<T: Token + Sync, R: AsRef<[T]> + Sync>(
     segments: &[Segment<'_, T, R>],
     min_len: i64,
     max_len: i64,
-) -> std::result::Result<f64, Raised> {
+) -> Result<f64> {
     let counts = |ngrams: &mut Ngrams, s: &Segment<'_, T, R>| {
         segment_counts(ngrams, s.references, s.hypothesis, min_len, max_len)
     };
@@ -248,9 +242,9 @@ pub fn corpus_gleu<T: Token + Sync>(
     hypotheses: &[Vec<T>],
     min_len: i64,
     max_len: i64,
-) -> std::result::Result<f64, Raised> {
+) -> Result<f64> {
     if list_of_references.len() != hypotheses.len() {
-        return Err(Raised::new(
+        return Err(Error::reference(
             PyExc::Assertion,
             "The number of hypotheses and their reference(s) should be the same",
         ));
@@ -268,7 +262,7 @@ pub fn sentence_gleu<T: Token + Sync, R: AsRef<[T]> + Sync>(
     hypothesis: &[T],
     min_len: i64,
     max_len: i64,
-) -> std::result::Result<f64, Raised> {
+) -> Result<f64> {
     let segment = Segment {
         references,
         hypothesis,
@@ -287,7 +281,7 @@ pub fn gleu_text(
     max_len: i64,
 ) -> Result<f64> {
     tokenizer.with_segment(response, references, |hypothesis, references| {
-        sentence_gleu(references, hypothesis, min_len, max_len).map_err(Error::from)
+        sentence_gleu(references, hypothesis, min_len, max_len)
     })
 }
 
@@ -311,7 +305,7 @@ pub fn gleu_tokens_batch<T: Token + Sync, R: AsRef<[T]> + Sync>(
     max_len: i64,
 ) -> Vec<Result<f64>> {
     parallel::map(rows, 16, |s| {
-        sentence_gleu(s.references, s.hypothesis, min_len, max_len).map_err(Error::from)
+        sentence_gleu(s.references, s.hypothesis, min_len, max_len)
     })
 }
 
@@ -379,8 +373,8 @@ mod tests {
         let refs = vec![toks("a b")];
         let long: Vec<String> = (0..300).map(|i| i.to_string()).collect();
         let e = sentence_gleu(std::slice::from_ref(&long), &long, 1, -1).unwrap_err();
-        assert!(e.message.contains("sequence of 300 items"));
+        assert!(e.to_string().contains("sequence of 300 items"));
         let e = sentence_gleu(&refs, &toks("a"), 1, -2).unwrap_err();
-        assert_eq!(e.exception, PyExc::Value);
+        assert!(matches!(e, Error::Reference(PyExc::Value, _)));
     }
 }

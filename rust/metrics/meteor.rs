@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::wordnet::{wordnet, WordNet};
-use crate::error::{Error, Result};
+use crate::error::{Error, PyExc, Result};
 use crate::parallel;
 use crate::text::unicode::{for_each_py_word, py_lower};
 use crate::text::{long_key, porter, short_key, short_key_at, Tokenizer, Tokens};
@@ -97,7 +97,7 @@ pub fn best(scores: impl Iterator<Item = Result<f64>>) -> Result<f64> {
             best = Some(s);
         }
     }
-    best.ok_or_else(|| Error::Reference("max() arg is an empty sequence".to_string()))
+    best.ok_or_else(|| Error::reference(PyExc::Value, "max() arg is an empty sequence"))
 }
 
 /// promptflow's `MeteorScoreEvaluator` on texts: each text tokenized with `tokenizer`, each row
@@ -192,9 +192,11 @@ fn score(
     let frag = chunks as f64 / m;
     let powered = frag.powf(params.beta);
     if powered.is_infinite() && params.beta.is_finite() {
-        // CPython's float ** float raises OverflowError here (outside nltk's try block).
-        return Err(Error::Reference(
-            "(34, 'Numerical result out of range')".to_string(),
+        // CPython's float ** float raises OverflowError here (outside nltk's try block), with this
+        // message; rapideval raises it as a ValueError.
+        return Err(Error::reference(
+            PyExc::Value,
+            "(34, 'Numerical result out of range')",
         ));
     }
     let penalty = params.gamma * powered;

@@ -11,54 +11,7 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use smallvec::SmallVec;
 
-use crate::error::Error;
-
-/// The Python exception the reference raises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PyExc {
-    Assertion,
-    Index,
-    Key,
-    ZeroDivision,
-    Overflow,
-    Value,
-    /// Not the reference's: a buffer sized by the input could not be allocated (`Error::Memory`).
-    Memory,
-}
-
-/// An exception the reference library raises for this input, with its exact message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Raised {
-    pub exception: PyExc,
-    pub message: String,
-}
-
-impl Raised {
-    pub(crate) fn new(exception: PyExc, message: impl Into<String>) -> Self {
-        Raised {
-            exception,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<Raised> for Error {
-    fn from(r: Raised) -> Error {
-        match r.exception {
-            PyExc::Memory => Error::Memory(r.message),
-            _ => Error::Reference(r.message),
-        }
-    }
-}
-
-impl From<Error> for Raised {
-    fn from(e: Error) -> Raised {
-        match e {
-            Error::Memory(m) => Raised::new(PyExc::Memory, m),
-            Error::InvalidValue(m) | Error::Reference(m) => Raised::new(PyExc::Value, m),
-        }
-    }
-}
+use crate::error::{Error, PyExc, Result};
 
 /// Counts up to 2^53 convert to f64 exactly, so one f64 division is the correctly rounded quotient.
 const EXACT: u64 = 1 << 53;
@@ -135,10 +88,10 @@ pub(crate) fn count_ratio(n: u128, d: u128) -> f64 {
 }
 
 /// `float(n)` for a Python int.
-pub(crate) fn int_to_f64(n: &BigInt) -> Result<f64, Raised> {
+pub(crate) fn int_to_f64(n: &BigInt) -> Result<f64> {
     let f = int_ratio(n, &BigInt::from(1u8));
     if f.is_infinite() {
-        return Err(Raised::new(
+        return Err(Error::reference(
             PyExc::Overflow,
             "int too large to convert to float",
         ));
@@ -147,18 +100,18 @@ pub(crate) fn int_to_f64(n: &BigInt) -> Result<f64, Raised> {
 }
 
 /// `math.log(x)` for a float `x`.
-pub(crate) fn py_log(x: f64) -> Result<f64, Raised> {
+pub(crate) fn py_log(x: f64) -> Result<f64> {
     if x.is_finite() && x <= 0.0 {
-        return Err(Raised::new(PyExc::Value, "math domain error"));
+        return Err(Error::reference(PyExc::Value, "math domain error"));
     }
     Ok(x.ln())
 }
 
 /// `math.exp(x)`.
-pub(crate) fn py_exp(x: f64) -> Result<f64, Raised> {
+pub(crate) fn py_exp(x: f64) -> Result<f64> {
     let r = x.exp();
     if r.is_infinite() && x.is_finite() {
-        return Err(Raised::new(PyExc::Overflow, "math range error"));
+        return Err(Error::reference(PyExc::Overflow, "math range error"));
     }
     Ok(r)
 }
@@ -183,7 +136,7 @@ const PENDING: usize = 8;
 const MODERATE: f64 = 1e300;
 
 impl Fsum {
-    pub(crate) fn add(&mut self, value: f64) -> Result<(), Raised> {
+    pub(crate) fn add(&mut self, value: f64) -> Result<()> {
         let deferred = self.partials.is_empty() && self.special_sum == 0.0;
         if deferred && self.pending.len() < PENDING && value.abs() < MODERATE {
             self.pending.push(value);
@@ -196,7 +149,7 @@ impl Fsum {
     }
 
     /// Shewchuk's msum step, as CPython's loop body.
-    fn accumulate(&mut self, value: f64) -> Result<(), Raised> {
+    fn accumulate(&mut self, value: f64) -> Result<()> {
         let mut x = value;
         let mut kept = 0;
         for j in 0..self.partials.len() {
@@ -217,7 +170,7 @@ impl Fsum {
             if !x.is_finite() {
                 // A non-finite partial comes from an overflow or from an inf/nan term.
                 if value.is_finite() {
-                    return Err(Raised::new(
+                    return Err(Error::reference(
                         PyExc::Overflow,
                         "intermediate overflow in fsum",
                     ));
@@ -234,7 +187,7 @@ impl Fsum {
         Ok(())
     }
 
-    pub(crate) fn finish(&mut self) -> Result<f64, Raised> {
+    pub(crate) fn finish(&mut self) -> Result<f64> {
         if let Some(sum) = exact_sum(&self.pending) {
             return Ok(sum);
         }
@@ -243,7 +196,7 @@ impl Fsum {
         }
         if self.special_sum != 0.0 {
             if self.inf_sum.is_nan() {
-                return Err(Raised::new(PyExc::Value, "-inf + inf in fsum"));
+                return Err(Error::reference(PyExc::Value, "-inf + inf in fsum"));
             }
             return Ok(self.special_sum);
         }
@@ -348,8 +301,8 @@ pub(crate) enum Num {
     Float(f64),
 }
 
-fn quotient_too_large() -> Raised {
-    Raised::new(
+fn quotient_too_large() -> Error {
+    Error::reference(
         PyExc::Overflow,
         "integer division result too large for a float",
     )
@@ -361,7 +314,7 @@ impl Num {
     }
 
     /// `float(x)`.
-    pub(crate) fn to_f64(&self) -> Result<f64, Raised> {
+    pub(crate) fn to_f64(&self) -> Result<f64> {
         match self {
             Num::Int(n) => int_to_f64(n),
             Num::Ratio(a, b) => Ok(count_ratio(u128::from(*a), u128::from(*b))),
@@ -417,7 +370,7 @@ impl Num {
         }
     }
 
-    pub(crate) fn add(&self, other: &Num) -> Result<Num, Raised> {
+    pub(crate) fn add(&self, other: &Num) -> Result<Num> {
         if let (Num::Int(a), Num::Int(b)) = (self, other) {
             return Ok(Num::Int(a + b));
         }
@@ -427,7 +380,7 @@ impl Num {
         }
     }
 
-    pub(crate) fn mul(&self, other: &Num) -> Result<Num, Raised> {
+    pub(crate) fn mul(&self, other: &Num) -> Result<Num> {
         if let (Num::Int(a), Num::Int(b)) = (self, other) {
             return Ok(Num::Int(a * b));
         }
@@ -438,10 +391,10 @@ impl Num {
     }
 
     /// `self / other` (true division).
-    pub(crate) fn div(&self, other: &Num) -> Result<Num, Raised> {
+    pub(crate) fn div(&self, other: &Num) -> Result<Num> {
         if let (Num::Int(a), Num::Int(b)) = (self, other) {
             if b.is_zero() {
-                return Err(Raised::new(PyExc::ZeroDivision, "division by zero"));
+                return Err(Error::reference(PyExc::ZeroDivision, "division by zero"));
             }
             let f = int_ratio(a, b);
             if f.is_infinite() {
@@ -450,7 +403,7 @@ impl Num {
             return Ok(Num::Float(f));
         }
         match (self.exact(), other.exact()) {
-            (Some(_), Some(b)) if b.is_zero() => Err(Raised::new(
+            (Some(_), Some(b)) if b.is_zero() => Err(Error::reference(
                 PyExc::ZeroDivision,
                 format!("Fraction({}, 0)", self.zero_division_sign()),
             )),
@@ -458,7 +411,10 @@ impl Num {
             _ => {
                 let (x, y) = (self.to_f64()?, other.to_f64()?);
                 if y == 0.0 {
-                    return Err(Raised::new(PyExc::ZeroDivision, "float division by zero"));
+                    return Err(Error::reference(
+                        PyExc::ZeroDivision,
+                        "float division by zero",
+                    ));
                 }
                 Ok(Num::Float(x / y))
             }
@@ -466,13 +422,13 @@ impl Num {
     }
 
     /// `x ** 2`: exact for int and Fraction, C `pow(x, 2.0)` for a float.
-    pub(crate) fn squared(&self) -> Result<Num, Raised> {
+    pub(crate) fn squared(&self) -> Result<Num> {
         match self {
             Num::Float(x) => {
                 // black_box keeps LLVM from rewriting pow(x, 2.0) as x * x.
                 let r = x.powf(black_box(2.0));
                 if r.is_infinite() && x.is_finite() {
-                    return Err(Raised::new(
+                    return Err(Error::reference(
                         PyExc::Overflow,
                         "(34, 'Numerical result out of range')",
                     ));
@@ -489,7 +445,7 @@ impl Num {
     }
 
     /// `math.log(x)` for `x > 0`.
-    pub(crate) fn log(&self) -> Result<f64, Raised> {
+    pub(crate) fn log(&self) -> Result<f64> {
         py_log(self.to_f64()?)
     }
 }
@@ -586,7 +542,7 @@ mod tests {
     }
 
     /// The `Fsum` of `xs`, each term given to it by `add`.
-    fn sum_by(xs: &[f64], add: fn(&mut Fsum, f64) -> Result<(), Raised>) -> Result<f64, Raised> {
+    fn sum_by(xs: &[f64], add: fn(&mut Fsum, f64) -> Result<()>) -> Result<f64> {
         let mut s = Fsum::default();
         for &x in xs {
             add(&mut s, x)?;
@@ -594,7 +550,7 @@ mod tests {
         s.finish()
     }
 
-    fn fsum(xs: &[f64]) -> Result<f64, Raised> {
+    fn fsum(xs: &[f64]) -> Result<f64> {
         sum_by(xs, Fsum::add)
     }
 
@@ -664,13 +620,16 @@ mod tests {
     #[test]
     fn fsum_special_values() {
         assert_eq!(
-            fsum(&[f64::MAX, f64::MAX]).map_err(|e| e.message),
-            Err("intermediate overflow in fsum".to_string())
+            fsum(&[f64::MAX, f64::MAX]),
+            Err(Error::reference(
+                PyExc::Overflow,
+                "intermediate overflow in fsum"
+            ))
         );
-        assert_eq!(
-            fsum(&[f64::INFINITY, f64::NEG_INFINITY]).map_err(|e| e.exception),
-            Err(PyExc::Value)
-        );
+        assert!(matches!(
+            fsum(&[f64::INFINITY, f64::NEG_INFINITY]),
+            Err(Error::Reference(PyExc::Value, _))
+        ));
         assert_eq!(fsum(&[f64::INFINITY, 1.0]), Ok(f64::INFINITY));
         assert!(fsum(&[f64::NAN, 1.0]).expect("nan").is_nan());
     }
@@ -700,15 +659,15 @@ mod tests {
             (-0.0f64).to_bits()
         );
         assert_eq!(
-            third.div(&Num::int(0)).unwrap_err().message,
+            third.div(&Num::int(0)).unwrap_err().to_string(),
             "Fraction(1, 0)"
         );
         assert_eq!(
-            Num::int(2).div(&Num::int(0)).unwrap_err().message,
+            Num::int(2).div(&Num::int(0)).unwrap_err().to_string(),
             "division by zero"
         );
         assert_eq!(
-            Num::Float(2.0).div(&Num::int(0)).unwrap_err().message,
+            Num::Float(2.0).div(&Num::int(0)).unwrap_err().to_string(),
             "float division by zero"
         );
         assert_eq!(

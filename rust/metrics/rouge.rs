@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, PyExc, Result};
 use crate::interrupt::charge;
 use crate::parallel;
 use crate::text::punkt;
@@ -261,8 +261,15 @@ pub fn score(target: &str, prediction: &str, types: &[RougeType], opts: &Options
         let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
         let (t_ids, t_sents) = span_ids(&ws.ids, &t);
         let (p_ids, p_sents) = span_ids(&ws.ids, &p);
-        let k = &mut ws.kernels;
-        score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab, k, &mut out);
+        let target = Ids {
+            tokens: t_ids,
+            sentences: &t_sents,
+        };
+        let prediction = Ids {
+            tokens: p_ids,
+            sentences: &p_sents,
+        };
+        score_dense(target, prediction, types, vocab, &mut ws.kernels, &mut out);
     });
     out
 }
@@ -289,8 +296,9 @@ fn score_multi_into<S: AsRef<str>>(
     out: &mut [Score],
 ) -> Result<()> {
     if targets.is_empty() {
-        return Err(Error::Reference(
-            "attempt to get argmax of an empty sequence".to_string(),
+        return Err(Error::reference(
+            PyExc::Value,
+            "attempt to get argmax of an empty sequence",
         ));
     }
     with_workspace(|ws| {
@@ -302,17 +310,25 @@ fn score_multi_into<S: AsRef<str>>(
         }
         let vocab = ws.interner.intern(&ws.arena, &mut ws.ids);
         let (p_ids, p_sents) = span_ids(&ws.ids, &p);
+        let prediction = Ids {
+            tokens: p_ids,
+            sentences: &p_sents,
+        };
         ws.other.clear();
         ws.other.resize(types.len(), INT_ZERO);
         for (i, t) in ws.targets.iter().enumerate() {
             let (t_ids, t_sents) = span_ids(&ws.ids, t);
+            let target = Ids {
+                tokens: t_ids,
+                sentences: &t_sents,
+            };
             let k = &mut ws.kernels;
             if i == 0 {
-                score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab, k, out);
+                score_dense(target, prediction, types, vocab, k, out);
                 continue;
             }
             let other = &mut ws.other;
-            score_dense(t_ids, p_ids, &t_sents, &p_sents, types, vocab, k, other);
+            score_dense(target, prediction, types, vocab, k, other);
             for (b, s) in out.iter_mut().zip(other.iter()) {
                 if s.fmeasure > b.fmeasure {
                     *b = *s;
@@ -364,9 +380,15 @@ pub fn score_ids(
     let vocab = all().flatten().map(|&x| x as usize + 1).max().unwrap_or(0);
     let mut out = vec![INT_ZERO; types.len()];
     if vocab <= total + 1 {
-        let (t, p) = (target, prediction);
-        let (ts, ps) = (target_sentences, prediction_sentences);
-        score_dense(t, p, ts, ps, types, vocab, &mut kernels, &mut out);
+        let t = Ids {
+            tokens: target,
+            sentences: target_sentences,
+        };
+        let p = Ids {
+            tokens: prediction,
+            sentences: prediction_sentences,
+        };
+        score_dense(t, p, types, vocab, &mut kernels, &mut out);
         return out;
     }
     let mut distinct: Vec<u32> = all().flatten().copied().collect();
@@ -382,37 +404,41 @@ pub fn score_ids(
     let ps: Vec<Vec<u32>> = prediction_sentences.iter().map(|s| dense(s)).collect();
     let ts: Vec<&[u32]> = ts.iter().map(Vec::as_slice).collect();
     let ps: Vec<&[u32]> = ps.iter().map(Vec::as_slice).collect();
-    score_dense(
-        &t,
-        &p,
-        &ts,
-        &ps,
-        types,
-        distinct.len(),
-        &mut kernels,
-        &mut out,
-    );
+    let t = Ids {
+        tokens: &t,
+        sentences: &ts,
+    };
+    let p = Ids {
+        tokens: &p,
+        sentences: &ps,
+    };
+    score_dense(t, p, types, distinct.len(), &mut kernels, &mut out);
     out
 }
 
+/// A text as token ids: all its tokens, and each of its sentences (for ROUGE-Lsum).
+#[derive(Clone, Copy)]
+struct Ids<'a> {
+    tokens: &'a [u32],
+    sentences: &'a [&'a [u32]],
+}
+
 /// [`score_ids`] for ids below `vocab`, into `out` (one score per type).
-#[allow(clippy::too_many_arguments)]
 fn score_dense(
-    target: &[u32],
-    prediction: &[u32],
-    target_sentences: &[&[u32]],
-    prediction_sentences: &[&[u32]],
+    target: Ids<'_>,
+    prediction: Ids<'_>,
     types: &[RougeType],
     vocab: usize,
     k: &mut Kernels,
     out: &mut [Score],
 ) {
-    for (score, t) in out.iter_mut().zip(types) {
-        *score = match *t {
-            RougeType::N(n) => rouge_n(target, prediction, n, vocab, k),
-            RougeType::L => rouge_l(target, prediction, vocab, k),
+    let (t, p) = (target.tokens, prediction.tokens);
+    for (score, rouge_type) in out.iter_mut().zip(types) {
+        *score = match *rouge_type {
+            RougeType::N(n) => rouge_n(t, p, n, vocab, k),
+            RougeType::L => rouge_l(t, p, vocab, k),
             RougeType::Lsum => {
-                rouge_lsum(target_sentences, prediction_sentences, vocab, &mut k.lsum)
+                rouge_lsum(target.sentences, prediction.sentences, vocab, &mut k.lsum)
             }
         };
     }

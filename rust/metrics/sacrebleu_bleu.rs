@@ -5,7 +5,7 @@
 //! score is computed from summed statistics with sacrebleu's exact float operation order, so
 //! corpus, sentence and resampled scores all come from the same two functions.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, PyExc, Result};
 use crate::metrics::ngrams::{with_ngrams, MAX_ORDER};
 use crate::metrics::no_reference;
 use crate::parallel;
@@ -52,26 +52,29 @@ pub struct BleuConfig {
     pub effective_order: bool,
 }
 
+impl Default for BleuConfig {
+    /// `sacrebleu.BLEU()`'s defaults: 13a, mixed case, exp smoothing, 4-grams, no effective order.
+    fn default() -> Self {
+        BleuConfig {
+            tokenizer: SacrebleuTokenizer::Thirteen,
+            lowercase: false,
+            smoothing: Smoothing::Exp,
+            max_ngram_order: 4,
+            effective_order: false,
+        }
+    }
+}
+
 impl BleuConfig {
-    pub fn new(
-        tokenizer: SacrebleuTokenizer,
-        lowercase: bool,
-        smoothing: Smoothing,
-        max_ngram_order: usize,
-        effective_order: bool,
-    ) -> Result<Self> {
-        if !(1..=MAX_ORDER).contains(&max_ngram_order) {
+    /// The configuration, or `Error::InvalidValue` for a `max_ngram_order` outside 1..=MAX_ORDER.
+    pub fn checked(self) -> Result<Self> {
+        if !(1..=MAX_ORDER).contains(&self.max_ngram_order) {
             return Err(Error::InvalidValue(format!(
-                "max_ngram_order must be from 1 to {MAX_ORDER}, got {max_ngram_order}"
+                "max_ngram_order must be from 1 to {MAX_ORDER}, got {}",
+                self.max_ngram_order
             )));
         }
-        Ok(BleuConfig {
-            tokenizer,
-            lowercase,
-            smoothing,
-            max_ngram_order,
-            effective_order,
-        })
+        Ok(self)
     }
 
     /// The length of one statistics vector.
@@ -156,7 +159,7 @@ fn my_log(p: f64) -> Result<f64> {
     if p == 0.0 {
         Ok(LOG_ZERO)
     } else if p < 0.0 {
-        Err(Error::Reference("math domain error".to_string()))
+        Err(Error::reference(PyExc::Value, "math domain error"))
     } else {
         Ok(p.ln())
     }
@@ -287,7 +290,7 @@ pub fn corpus_bleu<'a, R: AsRef<[&'a str]> + Sync>(
     let segments = corpus_stats(cfg, hypotheses, references)
         .into_iter()
         .enumerate()
-        .map(|(row, s)| s.map_err(|e| Error::InvalidValue(format!("row {row}: {e}"))))
+        .map(|(row, s)| s.map_err(|e| e.in_row(row)))
         .collect::<Result<Vec<_>>>()?;
     compute_bleu(cfg, &sum_stats(cfg, &segments))
 }
@@ -308,13 +311,12 @@ mod tests {
     use super::*;
 
     fn cfg(smoothing: Smoothing, effective_order: bool) -> Result<BleuConfig> {
-        BleuConfig::new(
-            SacrebleuTokenizer::Thirteen,
-            false,
+        BleuConfig {
             smoothing,
-            4,
             effective_order,
-        )
+            ..BleuConfig::default()
+        }
+        .checked()
     }
 
     #[test]

@@ -542,6 +542,30 @@ pub enum Alternative {
     Greater,
 }
 
+/// The settings of a paired test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairedTestSettings {
+    pub method: PairedMethod,
+    pub alternative: Alternative,
+    /// Null samples drawn, from 1 to `MAX_RESAMPLES` (a permutation test enumerates all 2^n swaps
+    /// instead when there are at most this many).
+    pub n_resamples: usize,
+    /// Seeds the resampling streams.
+    pub seed: u64,
+}
+
+impl Default for PairedTestSettings {
+    /// A two-sided permutation test of 10,000 resamples, seed 0.
+    fn default() -> Self {
+        PairedTestSettings {
+            method: PairedMethod::Permutation,
+            alternative: Alternative::TwoSided,
+            n_resamples: 10_000,
+            seed: 0,
+        }
+    }
+}
+
 /// Null samples drawn per rayon task of a permutation test (results do not depend on it).
 const NULL_CHUNK: usize = 256;
 
@@ -607,14 +631,13 @@ fn p_value(null: &[f64], observed: f64, alternative: Alternative, exact: bool) -
 
 /// Tests whether system a scores higher or lower than system b on the same rows. Pairs where either
 /// score is NaN are dropped.
-pub fn paired_test(
-    a: &[f64],
-    b: &[f64],
-    method: PairedMethod,
-    alternative: Alternative,
-    n_resamples: usize,
-    seed: u64,
-) -> Result<PairedTest> {
+pub fn paired_test(a: &[f64], b: &[f64], settings: &PairedTestSettings) -> Result<PairedTest> {
+    let PairedTestSettings {
+        method,
+        alternative,
+        n_resamples,
+        seed,
+    } = *settings;
     if a.len() != b.len() {
         return Err(Error::InvalidValue(format!(
             "a has {} rows but b has {}",
@@ -1028,15 +1051,12 @@ mod tests {
     #[test]
     fn exact_permutation_counts() {
         // d = [1, 1, 1]: of the 8 sign patterns only the identity reaches the mean 1.
-        let t = paired_test(
-            &[2.0, 2.0, 2.0],
-            &[1.0, 1.0, 1.0],
-            PairedMethod::Permutation,
-            Alternative::Greater,
-            1000,
-            0,
-        )
-        .unwrap();
+        let settings = PairedTestSettings {
+            alternative: Alternative::Greater,
+            n_resamples: 1000,
+            ..PairedTestSettings::default()
+        };
+        let t = paired_test(&[2.0, 2.0, 2.0], &[1.0, 1.0, 1.0], &settings).unwrap();
         assert!(t.exact);
         assert_eq!((t.statistic, t.p_value, t.n_resamples), (1.0, 0.125, 8));
     }
@@ -1050,19 +1070,19 @@ mod tests {
                 "n_resamples must be from 1 to {MAX_RESAMPLES} (MAX_RESAMPLES), got {n}"
             )));
             assert_eq!(bootstrap_means(&x, n, 0), err);
-            let method = PairedMethod::Permutation;
-            let test = paired_test(&x, &zeros, method, Alternative::TwoSided, n, 0);
+            let settings = PairedTestSettings {
+                n_resamples: n,
+                ..PairedTestSettings::default()
+            };
+            let test = paired_test(&x, &zeros, &settings);
             assert_eq!(test.map(|t| t.n_resamples), err.map(|_: Vec<f64>| 0));
         }
         // 33 rows and 2^33 resamples asked for: past the bound, so neither enumerated nor drawn.
-        let t = paired_test(
-            &x[..33],
-            &zeros[..33],
-            PairedMethod::Permutation,
-            Alternative::TwoSided,
-            1 << 33,
-            0,
-        );
+        let settings = PairedTestSettings {
+            n_resamples: 1 << 33,
+            ..PairedTestSettings::default()
+        };
+        let t = paired_test(&x[..33], &zeros[..33], &settings);
         assert!(t.is_err());
     }
 

@@ -16,7 +16,7 @@
 
 use ahash::AHashMap;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, PyExc, Result};
 use crate::interrupt::charge;
 use crate::metrics::no_reference;
 use crate::parallel;
@@ -349,7 +349,7 @@ impl<'a> BeamEditDistance<'a> {
     fn trace(&self, n: usize) -> Result<Vec<Op>> {
         let (mut i, mut j) = (n, self.reference.len());
         let mut trace = Vec::with_capacity(n + j);
-        let broken = || Error::Reference("unknown operation 'x'".to_string());
+        let broken = || Error::reference(PyExc::Value, "unknown operation 'x'");
         while i > 0 || j > 0 {
             let op = self.cell(i, j).map_or(Op::Undef, |c| self.ops[c]);
             let (di, dj) = match op {
@@ -659,7 +659,7 @@ pub fn corpus_ter<'a, R: AsRef<[&'a str]> + Sync>(
         ref_length: 0.0,
     };
     for (row, s) in segments.into_iter().enumerate() {
-        let s = s.map_err(|e| Error::InvalidValue(format!("row {row}: {e}")))?;
+        let s = s.map_err(|e| e.in_row(row))?;
         total.edits += s.edits;
         total.ref_length += s.ref_length;
     }

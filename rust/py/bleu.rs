@@ -5,37 +5,22 @@ use std::borrow::Cow;
 use std::ffi::CString;
 
 use numpy::PyArray1;
-use pyo3::exceptions::{
-    PyAssertionError, PyIndexError, PyKeyError, PyMemoryError, PyOverflowError, PyTypeError,
-    PyUserWarning, PyValueError, PyZeroDivisionError,
-};
+use pyo3::exceptions::{PyAssertionError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat, PyList, PyString, PyTuple};
 
 use super::{
-    check_same_length, first_error, for_each_item, gil_disabled, items, pool_for, prefetch,
-    raw_str, run_attached, run_rows, to_numpy, RawList, TextRows,
+    check_same_length, exception, first_error, for_each_item, gil_disabled, items, pool_for,
+    prefetch, raw_str, run_attached, run_rows, to_numpy, Given, RawList, TextRows,
 };
+use crate::error::{Error, PyExc, Result as KernelResult};
 use crate::metrics::bleu::{
-    bleu_batch as batch, bleu_tokens_batch, corpus_stats, CorpusStats, HashToken, Id, Method,
-    Param, PyExc, Raised, Segment, Smoothing, Token, TokenTable,
+    bleu_batch as batch, bleu_tokens_batch, corpus_stats, BleuSettings, CorpusStats, HashToken, Id,
+    Method, Param, Segment, Smoothing, Token, TokenTable,
 };
 use crate::parallel;
 use crate::text::{short_key, short_key_ending, Tokenizer};
-
-/// The exception nltk raises, with its message.
-pub(super) fn raise(e: Raised) -> PyErr {
-    match e.exception {
-        PyExc::Assertion => PyAssertionError::new_err(e.message),
-        PyExc::Index => PyIndexError::new_err(e.message),
-        PyExc::Key => PyKeyError::new_err(e.message),
-        PyExc::ZeroDivision => PyZeroDivisionError::new_err(e.message),
-        PyExc::Overflow => PyOverflowError::new_err(e.message),
-        PyExc::Value => PyValueError::new_err(e.message),
-        PyExc::Memory => PyMemoryError::new_err(e.message),
-    }
-}
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
@@ -126,18 +111,18 @@ impl<'py> TokenCorpus<'py> {
 
     /// nltk's `KeyError((first_token,))` for a hypothesis without references, if that is what
     /// `corpus_bleu` raised.
-    fn key_error(&self, e: Raised) -> PyErr {
-        if e.exception != PyExc::Key {
-            return raise(e);
+    fn key_error(&self, e: Error) -> PyErr {
+        if !matches!(e, Error::Reference(PyExc::Key, _)) {
+            return e.into();
         }
         let segment = self.references.iter().position(Vec::is_empty);
         match segment.map(|i| self.first_token(i)) {
             Some(Ok(Some(token))) => match PyTuple::new(token.py(), [token]) {
-                Ok(key) => PyKeyError::new_err((key.unbind(),)),
+                Ok(key) => exception(e, Some(key.into_any())),
                 Err(err) => err,
             },
             Some(Err(err)) => err,
-            _ => raise(e),
+            _ => e.into(),
         }
     }
 
@@ -262,7 +247,9 @@ enum Bad {
 
 /// The error of a row whose token table could not be allocated.
 fn row_memory_error(row: usize) -> PyErr {
-    PyMemoryError::new_err(format!("row {row}: cannot allocate the token table"))
+    Error::Memory("cannot allocate the token table".to_string())
+        .in_row(row)
+        .into()
 }
 
 /// Reads one token.
@@ -924,23 +911,71 @@ fn param(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Param> {
     })
 }
 
-/// The smoothing `method` with the parameters it uses read from Python (the others are unused, as
-/// in nltk, so any value is accepted for them).
-pub(super) fn smoothing(
-    method: &str,
-    epsilon: &Bound<'_, PyAny>,
-    alpha: &Bound<'_, PyAny>,
-    k: &Bound<'_, PyAny>,
-) -> PyResult<Smoothing> {
-    let method = Method::from_name(method)?;
-    let mut s = Smoothing::new(method);
-    match method {
-        Method::Method1 => s.epsilon = param(epsilon, "epsilon")?,
-        Method::Method4 | Method::Method7 => s.k = param(k, "k")?,
-        Method::Method6 => s.alpha = param(alpha, "alpha")?,
-        _ => {}
+/// `BleuSmoothing(method="method0", *, epsilon=0.1, alpha=5, k=5)`: nltk's
+/// `SmoothingFunction(epsilon, alpha, k).<method>`. Only the parameters the method uses are read
+/// (any value is accepted for the others, as in nltk); each is an int or a float, whose type
+/// decides whether nltk's arithmetic stays exact.
+#[pyclass(frozen, name = "BleuSmoothing", module = "rapideval._core")]
+pub(super) struct PyBleuSmoothing(Smoothing);
+
+#[pymethods]
+impl PyBleuSmoothing {
+    #[new]
+    #[pyo3(signature = (method = "method0", *, epsilon = Given::Absent, alpha = Given::Absent, k = Given::Absent))]
+    #[pyo3(text_signature = "(method='method0', *, epsilon=0.1, alpha=5, k=5)")]
+    fn new(method: &str, epsilon: Given<'_>, alpha: Given<'_>, k: Given<'_>) -> PyResult<Self> {
+        let method = Method::from_name(method)?;
+        let mut s = Smoothing::new(method);
+        let read = |given: Given<'_>, name: &str, default: Param| match given {
+            Given::Absent => Ok(default),
+            Given::Object(obj) => param(&obj, name),
+        };
+        match method {
+            Method::Method1 => s.epsilon = read(epsilon, "epsilon", s.epsilon)?,
+            Method::Method4 | Method::Method7 => s.k = read(k, "k", s.k)?,
+            Method::Method6 => s.alpha = read(alpha, "alpha", s.alpha)?,
+            _ => {}
+        }
+        Ok(PyBleuSmoothing(s))
     }
-    Ok(s)
+}
+
+/// `BleuSettings(*, weights=(0.25, 0.25, 0.25, 0.25), smoothing=None, auto_reweigh=False)`: the
+/// settings of sentence BLEU (`bleu_batch`, `bleu_tokens`); `weights` a sequence of floats (one
+/// per n-gram order), `smoothing` a `BleuSmoothing` (`None`: method0).
+#[pyclass(frozen, name = "BleuSettings", module = "rapideval._core")]
+pub(super) struct PyBleuSettings(BleuSettings);
+
+#[pymethods]
+impl PyBleuSettings {
+    #[new]
+    #[pyo3(signature = (*, weights = Given::Absent, smoothing = None, auto_reweigh = false))]
+    #[pyo3(
+        text_signature = "(*, weights=(0.25, 0.25, 0.25, 0.25), smoothing=None, auto_reweigh=False)"
+    )]
+    fn new(
+        weights: Given<'_>,
+        smoothing: Option<&Bound<'_, PyBleuSmoothing>>,
+        auto_reweigh: bool,
+    ) -> PyResult<Self> {
+        let defaults = BleuSettings::default();
+        let weights = match weights {
+            Given::Absent => defaults.weights,
+            Given::Object(w) => w.extract::<Vec<f64>>().map_err(|_| not_weights(&w))?,
+        };
+        Ok(PyBleuSettings(BleuSettings {
+            weights,
+            smoothing: smoothing.map_or(defaults.smoothing, |s| s.get().0),
+            auto_reweigh,
+        }))
+    }
+}
+
+fn not_weights(obj: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "BleuSettings: weights must be a sequence of floats, got {}",
+        type_name(obj)
+    ))
 }
 
 fn zero_order_warning(py: Python<'_>, order: usize) -> PyResult<()> {
@@ -958,23 +993,19 @@ fn zero_order_warning(py: Python<'_>, order: usize) -> PyResult<()> {
 /// `None` for nltk's int `0`, else one float per weight vector. Raises what nltk raises, and
 /// emits method0's `UserWarning`s.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn nltk_corpus_bleu(
     py: Python<'_>,
     list_of_references: &Bound<'_, PyAny>,
     hypotheses: &Bound<'_, PyAny>,
     max_order: usize,
     weights: Vec<Vec<f64>>,
-    method: &str,
-    epsilon: &Bound<'_, PyAny>,
-    alpha: &Bound<'_, PyAny>,
-    k: &Bound<'_, PyAny>,
+    smoothing: &Bound<'_, PyBleuSmoothing>,
 ) -> PyResult<Option<Vec<f64>>> {
-    let smoothing = smoothing(method, epsilon, alpha, k)?;
+    let smoothing = smoothing.get().0;
     let stats = match TokenRows::nltk_corpus(list_of_references, hypotheses)? {
-        Some(rows) => rows
-            .with_segments(|segments| count_corpus(py, segments, max_order, &smoothing))?
-            .map_err(raise)?,
+        Some(rows) => {
+            rows.with_segments(|segments| count_corpus(py, segments, max_order, &smoothing))??
+        }
         None => {
             let corpus = TokenCorpus::new(list_of_references, hypotheses)?;
             corpus.with_tokens(|references, hypotheses| {
@@ -996,12 +1027,12 @@ fn nltk_corpus_bleu(
             zero_order_warning(py, order)?;
         }
     }
-    let precisions = stats.smooth(&smoothing).map_err(raise)?;
-    weights
+    let precisions = stats.smooth(&smoothing)?;
+    let scores = weights
         .iter()
-        .map(|w| stats.score(&precisions, w).map_err(raise))
-        .collect::<PyResult<Vec<f64>>>()
-        .map(Some)
+        .map(|w| stats.score(&precisions, w))
+        .collect::<KernelResult<Vec<f64>>>()?;
+    Ok(Some(scores))
 }
 
 /// `corpus_stats` of the segments, with the GIL released (see `run_rows`).
@@ -1010,7 +1041,7 @@ fn count_corpus<T: Token + Sync, R: AsRef<[T]> + Sync>(
     segments: &[Segment<'_, T, R>],
     max_order: usize,
     smoothing: &Smoothing,
-) -> PyResult<std::result::Result<CorpusStats, Raised>> {
+) -> PyResult<KernelResult<CorpusStats>> {
     run_rows(py, segments.len(), || {
         corpus_stats(segments, max_order, smoothing)
     })
@@ -1019,57 +1050,40 @@ fn count_corpus<T: Token + Sync, R: AsRef<[T]> + Sync>(
 /// Sentence BLEU per row after tokenizing (promptflow-evals `BleuScoreEvaluator` with the
 /// promptflow tokenizer and method4), as a float64 array.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn bleu_batch<'py>(
     py: Python<'py>,
     responses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyAny>,
     tokenizer: &str,
-    weights: Vec<f64>,
-    method: &str,
-    epsilon: &Bound<'py, PyAny>,
-    alpha: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    auto_reweigh: bool,
+    settings: &Bound<'py, PyBleuSettings>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let tokenizer = Tokenizer::from_name(tokenizer)?;
-    let smoothing = smoothing(method, epsilon, alpha, k)?;
+    let settings = &settings.get().0;
     let rows = TextRows::new(responses, references)?;
     rows.scores(py, |responses, references| {
-        batch(
-            responses,
-            references,
-            tokenizer,
-            &weights,
-            &smoothing,
-            auto_reweigh,
-        )
+        batch(responses, references, tokenizer, settings)
     })
 }
 
 /// Sentence BLEU per row of pre-tokenised responses and references (see `TokenRows`).
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn bleu_tokens<'py>(
     py: Python<'py>,
     responses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyAny>,
-    weights: Vec<f64>,
-    method: &str,
-    epsilon: &Bound<'py, PyAny>,
-    alpha: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    auto_reweigh: bool,
+    settings: &Bound<'py, PyBleuSettings>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let smoothing = smoothing(method, epsilon, alpha, k)?;
+    let settings = &settings.get().0;
     let rows = TokenRows::new(responses, references)?;
     let scores = run_rows(py, rows.len(), || {
-        rows.map_chunks(|segments| bleu_tokens_batch(segments, &weights, &smoothing, auto_reweigh))
+        rows.map_chunks(|segments| bleu_tokens_batch(segments, settings))
     })?;
     Ok(to_numpy(py, first_error(scores)?))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBleuSmoothing>()?;
+    m.add_class::<PyBleuSettings>()?;
     m.add_function(wrap_pyfunction!(nltk_corpus_bleu, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_batch, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_tokens, m)?)?;

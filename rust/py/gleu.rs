@@ -4,7 +4,7 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
-use super::bleu::{raise, TokenCorpus, TokenRows};
+use super::bleu::{TokenCorpus, TokenRows};
 use super::{first_error, run_rows, to_numpy, TextRows};
 use crate::metrics::gleu::{corpus_gleu, gleu_batch as batch, gleu_of_segments, gleu_tokens_batch};
 use crate::text::Tokenizer;
@@ -33,7 +33,7 @@ fn nltk_corpus_gleu(
             })?
         }
     };
-    score.map_err(raise)
+    Ok(score?)
 }
 
 /// Sentence GLEU per row after tokenizing (promptflow-evals `GleuScoreEvaluator` with the

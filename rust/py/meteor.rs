@@ -10,23 +10,35 @@ use crate::metrics::wordnet;
 use crate::parallel;
 use crate::text::Tokenizer;
 
+/// `MeteorSettings(*, alpha=0.9, beta=3.0, gamma=0.5)`: the weights of nltk's
+/// `single_meteor_score` (its defaults, and promptflow's).
+#[pyclass(frozen, name = "MeteorSettings", module = "rapideval._core")]
+struct PyMeteorSettings(Params);
+
+#[pymethods]
+impl PyMeteorSettings {
+    #[new]
+    #[pyo3(signature = (*, alpha = 0.9, beta = 3.0, gamma = 0.5))]
+    fn new(alpha: f64, beta: f64, gamma: f64) -> Self {
+        PyMeteorSettings(Params { alpha, beta, gamma })
+    }
+}
+
 /// METEOR of every row (texts tokenized with `tokenizer`; several references: the best score).
 #[pyfunction]
-#[pyo3(signature = (responses, references, alpha=0.9, beta=3.0, gamma=0.5, tokenizer="promptflow"))]
+#[pyo3(signature = (responses, references, settings, tokenizer = "promptflow"))]
 fn meteor<'py>(
     py: Python<'py>,
     responses: &Bound<'py, PyAny>,
     references: &Bound<'py, PyAny>,
-    alpha: f64,
-    beta: f64,
-    gamma: f64,
+    settings: &Bound<'py, PyMeteorSettings>,
     tokenizer: &str,
 ) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
     let kind = Tokenizer::from_name(tokenizer)?;
-    let params = Params { alpha, beta, gamma };
+    let params = &settings.get().0;
     let rows = TextRows::new(responses, references)?;
     rows.scores(py, |hyps, refs| {
-        kernel::meteor_batch(hyps, refs, &params, kind)
+        kernel::meteor_batch(hyps, refs, params, kind)
     })
 }
 
@@ -34,22 +46,18 @@ fn meteor<'py>(
 /// `preprocess=str.lower` (false: the caller already applied its own); `hypothesis_stems`,
 /// `reference_stems` (one list per reference) and `hypothesis_synonyms` replace the Porter stemmer
 /// and WordNet when given (values computed by the caller's own objects).
-#[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (references, hypothesis, alpha=0.9, beta=3.0, gamma=0.5, lowercase=true, hypothesis_stems=None, reference_stems=None, hypothesis_synonyms=None))]
+#[pyo3(signature = (references, hypothesis, settings, *, lowercase = true, hypothesis_stems = None, reference_stems = None, hypothesis_synonyms = None))]
 fn meteor_tokens<'py>(
-    py: Python<'py>,
     references: &Bound<'py, PyAny>,
     hypothesis: &Bound<'py, PyAny>,
-    alpha: f64,
-    beta: f64,
-    gamma: f64,
+    settings: &Bound<'py, PyMeteorSettings>,
     lowercase: bool,
     hypothesis_stems: Option<Vec<String>>,
     reference_stems: Option<Vec<Vec<String>>>,
     hypothesis_synonyms: Option<Vec<Vec<String>>>,
 ) -> PyResult<f64> {
-    let params = Params { alpha, beta, gamma };
+    let params = settings.get().0;
     let hypothesis = Texts::new(hypothesis, "hypothesis")?;
     let references = References::new(references, "references")?;
     let hyp = hypothesis.strs();
@@ -57,7 +65,7 @@ fn meteor_tokens<'py>(
     let synonyms = hypothesis_synonyms
         .as_deref()
         .map_or(Synonyms::WordNet, Synonyms::Given);
-    let score = py.detach(|| -> crate::error::Result<f64> {
+    let score = settings.py().detach(|| -> crate::error::Result<f64> {
         kernel::with_scorer(|scorer| {
             scorer.number_hypothesis(hyp, lowercase);
             kernel::best(refs.iter().enumerate().map(|(k, reference)| {
@@ -115,6 +123,7 @@ fn wordnet_license() -> &'static str {
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyMeteorSettings>()?;
     m.add_function(wrap_pyfunction!(meteor, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_forget_words, m)?)?;

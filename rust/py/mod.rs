@@ -17,14 +17,15 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{
-    PyImportError, PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+    PyAssertionError, PyImportError, PyIndexError, PyKeyError, PyKeyboardInterrupt, PyMemoryError,
+    PyOverflowError, PyRuntimeError, PyTypeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 use rayon::ThreadPool;
 
-use crate::error::Error;
+use crate::error::{Error, PyExc};
 use crate::interrupt::{self, Interrupted, Watch, POLL_EVERY};
 use crate::parallel::{self, Helpers};
 
@@ -123,12 +124,47 @@ extern "C" fn arena_reserve_default() {
 #[unsafe(link_section = ".init_array")]
 static SET_ARENA_RESERVE: extern "C" fn() = arena_reserve_default;
 
+/// The one mapping of the crate's `Error` to Python exceptions: `ValueError` for a value out of
+/// range, the reference library's own class with its message where the reference raises, and
+/// `MemoryError` for a buffer too large to allocate. `key` is the object nltk's `KeyError` holds
+/// (see `bleu::TokenCorpus::key_error`): a `KeyError` with it is `KeyError(key)`.
+pub(crate) fn exception(e: Error, key: Option<Bound<'_, PyAny>>) -> PyErr {
+    match e {
+        Error::InvalidValue(m) => PyValueError::new_err(m),
+        Error::Memory(m) => PyMemoryError::new_err(m),
+        Error::Reference(class, m) => match class {
+            PyExc::Assertion => PyAssertionError::new_err(m),
+            PyExc::Index => PyIndexError::new_err(m),
+            PyExc::Key => match key {
+                Some(key) => PyKeyError::new_err((key.unbind(),)),
+                None => PyKeyError::new_err(m),
+            },
+            PyExc::ZeroDivision => PyZeroDivisionError::new_err(m),
+            PyExc::Overflow => PyOverflowError::new_err(m),
+            PyExc::Value => PyValueError::new_err(m),
+        },
+    }
+}
+
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
-        match e {
-            Error::Memory(m) => PyMemoryError::new_err(m),
-            Error::InvalidValue(m) | Error::Reference(m) => PyValueError::new_err(m),
-        }
+        exception(e, None)
+    }
+}
+
+/// An argument of a settings constructor as given (any object, `None` included), or `Absent`:
+/// the constructor reads it itself (only where it is used, or with `bounded`), and takes its
+/// default when it is absent.
+pub(crate) enum Given<'py> {
+    Absent,
+    Object(Bound<'py, PyAny>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Given::Object(obj.to_owned()))
     }
 }
 
@@ -853,22 +889,13 @@ pub(crate) fn to_numpy(py: Python<'_>, values: Vec<f64>) -> Bound<'_, PyArray1<f
     PyArray1::from_vec(py, values)
 }
 
-/// The first failing row of a batch, as a Python exception naming it (see `row_error`).
+/// The first failing row of a batch, as a Python exception naming it (see `Error::in_row`).
 pub(crate) fn first_error<T>(results: Vec<crate::error::Result<T>>) -> PyResult<Vec<T>> {
     results
         .into_iter()
         .enumerate()
-        .map(|(row, r)| r.map_err(|e| row_error(row, &e)))
+        .map(|(row, r)| r.map_err(|e| PyErr::from(e.in_row(row))))
         .collect()
-}
-
-/// A failing row of a batch, as a Python `ValueError` naming it (`MemoryError` for a row too large
-/// for the memory at hand).
-pub(crate) fn row_error(row: usize, e: &Error) -> PyErr {
-    match e {
-        Error::Memory(_) => PyMemoryError::new_err(format!("row {row}: {e}")),
-        _ => PyValueError::new_err(format!("row {row}: {e}")),
-    }
 }
 
 /// Loads numpy's C API (and rust-numpy's borrow checking) now, at import: loaded by the first call

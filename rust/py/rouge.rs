@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::{as_text, row_error, run_rows, to_numpy, TextRows, Texts};
+use super::{as_text, run_rows, to_numpy, TextRows, Texts};
 use crate::metrics::rouge::{self as kernel, Options, RougeType, Score};
 use crate::parallel;
 use crate::text::porter;
@@ -53,7 +53,7 @@ fn rouge<'py>(
         .run(py, |hyps, refs| {
             kernel::score_columns(hyps, refs, &types, &opts)
         })?
-        .map_err(|(row, e)| row_error(row, &e))?;
+        .map_err(|(row, e)| e.in_row(row))?;
     let out = PyDict::new(py);
     let mut columns = columns.into_iter();
     for name in &rouge_types {

@@ -4,9 +4,9 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{bounded, run_detached};
+use super::{bounded, run_detached, Given};
 use crate::metrics::stats::{
-    self, Alternative, Correlation, KappaWeights, PairedMethod, MAX_RESAMPLES,
+    self, Alternative, Correlation, KappaWeights, PairedMethod, PairedTestSettings, MAX_RESAMPLES,
 };
 
 fn column<'a, T: numpy::Element>(
@@ -52,40 +52,61 @@ fn bootstrap_means<'py>(
     Ok(PyArray1::from_vec(py, means))
 }
 
+/// `PairedTestSettings(*, method="permutation", alternative="two-sided", n_resamples=10000,
+/// seed=0)`: `method` `"permutation"` or `"bootstrap"`, `alternative` `"two-sided"`, `"less"` or
+/// `"greater"`, `n_resamples` an int from 1 to `MAX_RESAMPLES`.
+#[pyclass(frozen, name = "PairedTestSettings", module = "rapideval._core")]
+struct PyPairedTestSettings(PairedTestSettings);
+
+#[pymethods]
+impl PyPairedTestSettings {
+    #[new]
+    #[pyo3(signature = (*, method = "permutation", alternative = "two-sided", n_resamples = Given::Absent, seed = 0))]
+    #[pyo3(
+        text_signature = "(*, method='permutation', alternative='two-sided', n_resamples=10000, seed=0)"
+    )]
+    fn new(method: &str, alternative: &str, n_resamples: Given<'_>, seed: u64) -> PyResult<Self> {
+        let n_resamples = match n_resamples {
+            Given::Absent => PairedTestSettings::default().n_resamples,
+            Given::Object(n) => resamples(&n)?,
+        };
+        let method = match method {
+            "permutation" => PairedMethod::Permutation,
+            "bootstrap" => PairedMethod::Bootstrap,
+            other => return Err(unknown("method", other, "'permutation' or 'bootstrap'")),
+        };
+        let alternative = match alternative {
+            "two-sided" => Alternative::TwoSided,
+            "less" => Alternative::Less,
+            "greater" => Alternative::Greater,
+            other => {
+                return Err(unknown(
+                    "alternative",
+                    other,
+                    "'two-sided', 'less' or 'greater'",
+                ))
+            }
+        };
+        Ok(PyPairedTestSettings(PairedTestSettings {
+            method,
+            alternative,
+            n_resamples,
+            seed,
+        }))
+    }
+}
+
 /// (statistic, p_value, n, n_resamples, exact) of a paired test of a against b.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn paired_test(
     py: Python<'_>,
     a: PyReadonlyArray1<'_, f64>,
     b: PyReadonlyArray1<'_, f64>,
-    method: &str,
-    alternative: &str,
-    n_resamples: &Bound<'_, PyAny>,
-    seed: u64,
+    settings: &Bound<'_, PyPairedTestSettings>,
 ) -> PyResult<(f64, f64, usize, usize, bool)> {
-    let n_resamples = resamples(n_resamples)?;
-    let method = match method {
-        "permutation" => PairedMethod::Permutation,
-        "bootstrap" => PairedMethod::Bootstrap,
-        other => return Err(unknown("method", other, "'permutation' or 'bootstrap'")),
-    };
-    let alternative = match alternative {
-        "two-sided" => Alternative::TwoSided,
-        "less" => Alternative::Less,
-        "greater" => Alternative::Greater,
-        other => {
-            return Err(unknown(
-                "alternative",
-                other,
-                "'two-sided', 'less' or 'greater'",
-            ))
-        }
-    };
+    let settings = &settings.get().0;
     let (a, b) = (column(&a, "a")?, column(&b, "b")?);
-    let t = run_detached(py, || {
-        stats::paired_test(a, b, method, alternative, n_resamples, seed)
-    })??;
+    let t = run_detached(py, || stats::paired_test(a, b, settings))??;
     Ok((t.statistic, t.p_value, t.n, t.n_resamples, t.exact))
 }
 
@@ -150,6 +171,7 @@ fn cohen_kappa(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mean_std, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_means, m)?)?;
+    m.add_class::<PyPairedTestSettings>()?;
     m.add_function(wrap_pyfunction!(paired_test, m)?)?;
     m.add_function(wrap_pyfunction!(correlation, m)?)?;
     m.add_function(wrap_pyfunction!(cohen_kappa, m)?)?;

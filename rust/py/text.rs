@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use super::{row_error, run_rows, Texts};
+use super::{run_rows, Texts};
 use crate::parallel;
 use crate::text::{punkt, sacrebleu, squad, Tokenizer, Tokens};
 
@@ -25,7 +25,7 @@ fn tokenize<'py>(
         })
     })?;
     for (row, t) in tokens.iter().enumerate() {
-        t.complete().map_err(|e| row_error(row, &e))?;
+        t.complete().map_err(|e| e.in_row(row))?;
     }
     let lists = tokens
         .iter()

@@ -53,31 +53,14 @@ def bleu(
         method, epsilon, alpha, k = smoothing, 0.1, 5, 5
     else:
         method, epsilon, alpha, k = smoothing_parameters(smoothing)
-    weights = [float(w) for w in weights]
-    if tokenizer is None:
-        return score_rows(
-            _core.bleu_tokens,
-            responses,
-            references,
-            weights,
-            method,
-            epsilon,
-            alpha,
-            k,
-            bool(auto_reweigh),
-        )
-    return score_rows(
-        _core.bleu_batch,
-        responses,
-        references,
-        tokenizer,
-        weights,
-        method,
-        epsilon,
-        alpha,
-        k,
-        bool(auto_reweigh),
+    settings = _core.BleuSettings(
+        weights=[float(w) for w in weights],
+        smoothing=_core.BleuSmoothing(method, epsilon=epsilon, alpha=alpha, k=k),
+        auto_reweigh=bool(auto_reweigh),
     )
+    if tokenizer is None:
+        return score_rows(_core.bleu_tokens, responses, references, settings)
+    return score_rows(_core.bleu_batch, responses, references, tokenizer, settings)
 
 
 class SmoothingFunction:

@@ -55,14 +55,8 @@ def chrf(
 ) -> np.ndarray:
     """``sacrebleu.sentence_chrf(response, refs, ...).score / 100`` (``CHRF(...).sentence_score``, sacrebleu
     2.6.0) for every row, as a float64 array from 0 to 1. ``word_order=2`` is chrF++."""
-    return percent_to_unit(
-        score_rows(
-            _core.sacrebleu_sentence_chrf,
-            responses,
-            references,
-            *config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
-        )
-    )
+    settings = config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    return percent_to_unit(score_rows(_core.sacrebleu_sentence_chrf, responses, references, settings))
 
 
 def corpus_chrf(
@@ -82,7 +76,7 @@ def corpus_chrf(
     score, stats = _core.sacrebleu_corpus_chrf(
         as_list(responses, "responses"),
         rows,
-        *config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
+        config(char_order, word_order, beta, lowercase, whitespace, eps_smoothing),
     )
     sig = signature(count_references(rows), lowercase, eps_smoothing, char_order, word_order, whitespace)
     return CHRFScore(score / 100, char_order, word_order, beta, tuple(stats), sig)
@@ -90,8 +84,8 @@ def corpus_chrf(
 
 def config(
     char_order: int, word_order: int, beta: Number, lowercase: bool, whitespace: bool, eps_smoothing: bool
-) -> tuple[int, int, float, bool, bool, bool]:
-    """The native arguments: orders checked (0 to 1000, not both 0), and ``beta ** 2`` computed as
+) -> _core.ChrfSettings:
+    """The native settings: orders checked (0 to 1000, not both 0), and ``beta ** 2`` computed as
     sacrebleu computes it (Python's ``pow``; a ``beta`` whose square overflows is a ValueError)."""
     orders = operator.index(char_order), operator.index(word_order)
     if min(orders) < 0 or max(orders) > MAX_ORDER or sum(orders) == 0:
@@ -100,7 +94,14 @@ def config(
         beta_squared = float(beta**2)
     except OverflowError:  # sacrebleu raises Python's OverflowError here: say which argument
         raise ValueError(f"beta={beta!r} is too large: beta ** 2 overflows a float") from None
-    return orders[0], orders[1], beta_squared, bool(lowercase), bool(whitespace), bool(eps_smoothing)
+    return _core.ChrfSettings(
+        char_order=orders[0],
+        word_order=orders[1],
+        beta_squared=beta_squared,
+        lowercase=bool(lowercase),
+        whitespace=bool(whitespace),
+        eps_smoothing=bool(eps_smoothing),
+    )
 
 
 def signature(

@@ -38,15 +38,8 @@ def meteor(
     before cost less. Returns a float64 array, one score per row. Raises ``ValueError`` naming the
     row for a row without references, ``TypeError`` for a non-``str`` value.
     """
-    return score_rows(
-        _core.meteor,
-        responses,
-        references,
-        float(alpha),
-        float(beta),
-        float(gamma),
-        tokenizer,
-    )
+    settings = _core.MeteorSettings(alpha=float(alpha), beta=float(beta), gamma=float(gamma))
+    return score_rows(_core.meteor, responses, references, settings, tokenizer)
 
 
 def forget_words() -> None:

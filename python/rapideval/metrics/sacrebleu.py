@@ -57,19 +57,8 @@ def sacrebleu_bleu(
 ) -> np.ndarray:
     """``sacrebleu.sentence_bleu(response, refs, ...).score / 100`` (sacrebleu 2.6.0) for every row, as a
     float64 array from 0 to 1. The defaults are ``sentence_bleu``'s (``exp`` smoothing, effective order on)."""
-    return percent_to_unit(
-        score_rows(
-            _core.sacrebleu_sentence_bleu,
-            responses,
-            references,
-            tokenize,
-            lowercase,
-            smooth_method,
-            None if smooth_value is None else float(smooth_value),
-            max_ngram_order,
-            effective_order,
-        )
-    )
+    settings = native_settings(tokenize, lowercase, smooth_method, smooth_value, effective_order, max_ngram_order)
+    return percent_to_unit(score_rows(_core.sacrebleu_sentence_bleu, responses, references, settings))
 
 
 def sacrebleu_corpus_bleu(
@@ -113,12 +102,7 @@ def corpus_parts(
     score, counts, totals, precisions, bp, sys_len, ref_len = _core.sacrebleu_corpus_bleu(
         responses,
         rows,
-        tokenize,
-        lowercase,
-        smooth_method,
-        None if smooth_value is None else float(smooth_value),
-        max_ngram_order,
-        effective_order,
+        native_settings(tokenize, lowercase, smooth_method, smooth_value, effective_order, max_ngram_order),
     )
     value = SMOOTH_DEFAULTS.get(smooth_method) if smooth_value is None else smooth_value
     floats = [False] * len(counts)
@@ -132,6 +116,26 @@ def corpus_parts(
         return tuple(v if is_float else int(v) for v, is_float in zip(values, floats, strict=True))
 
     return score, typed(counts), typed(totals), tuple(precisions), bp, sys_len, ref_len
+
+
+def native_settings(
+    tokenize: str,
+    lowercase: bool,
+    smooth_method: str,
+    smooth_value: Number | None,
+    effective_order: bool,
+    max_ngram_order: int,
+) -> _core.SacrebleuBleuSettings:
+    """The native settings of these options (checked there: the names, ``max_ngram_order`` from 1 to
+    ``MAX_ORDER``)."""
+    return _core.SacrebleuBleuSettings(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth_method=smooth_method,
+        smooth_value=None if smooth_value is None else float(smooth_value),
+        max_ngram_order=max_ngram_order,
+        effective_order=effective_order,
+    )
 
 
 def percent_to_unit(scores: np.ndarray) -> np.ndarray:

@@ -216,7 +216,10 @@ def paired_test(
     x, y = _column(a, "a"), _column(b, "b")
     if len(x) != len(y):
         raise ValueError(f"a has {len(x)} rows but b has {len(y)}")
-    statistic, p_value, n, used, exact = _core.paired_test(x, y, method, alternative, int(n_resamples), int(seed))
+    settings = _core.PairedTestSettings(
+        method=method, alternative=alternative, n_resamples=int(n_resamples), seed=int(seed)
+    )
+    statistic, p_value, n, used, exact = _core.paired_test(x, y, settings)
     return PairedTest(statistic, p_value, n, used, exact)
 
 

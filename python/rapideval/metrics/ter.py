@@ -45,17 +45,8 @@ def ter(
 ) -> np.ndarray:
     """``sacrebleu.sentence_ter(response, refs, ...).score / 100`` (sacrebleu 2.6.0) for every row, as a
     float64 array (0 is a perfect match; lower is better)."""
-    return percent_to_unit(
-        score_rows(
-            _core.sacrebleu_sentence_ter,
-            responses,
-            references,
-            bool(normalized),
-            bool(no_punct),
-            bool(asian_support),
-            bool(case_sensitive),
-        )
-    )
+    settings = native_settings(normalized, no_punct, asian_support, case_sensitive)
+    return percent_to_unit(score_rows(_core.sacrebleu_sentence_ter, responses, references, settings))
 
 
 def corpus_ter(
@@ -73,13 +64,20 @@ def corpus_ter(
     score, num_edits, ref_length = _core.sacrebleu_corpus_ter(
         as_list(responses, "responses"),
         rows,
-        bool(normalized),
-        bool(no_punct),
-        bool(asian_support),
-        bool(case_sensitive),
+        native_settings(normalized, no_punct, asian_support, case_sensitive),
     )
     sig = signature(count_references(rows), bool(case_sensitive), bool(normalized), bool(no_punct), bool(asian_support))
     return TERScore(score / 100, num_edits, ref_length, sig)
+
+
+def native_settings(normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool) -> _core.TerSettings:
+    """The native settings of these options."""
+    return _core.TerSettings(
+        normalized=bool(normalized),
+        no_punct=bool(no_punct),
+        asian_support=bool(asian_support),
+        case_sensitive=bool(case_sensitive),
+    )
 
 
 def signature(

@@ -193,7 +193,8 @@ def corpus_bleu(
         if 0 < hyp_lengths < 4:
             weights = [(1 / hyp_lengths,) * hyp_lengths if weight == _DEFAULT_WEIGHTS else weight for weight in weights]
     floats = _DEFAULT_FLOAT_LISTS if weights is _DEFAULT_WEIGHT_LIST else [_floats(w) for w in weights]
-    scores = _core.nltk_corpus_bleu(list_of_references, hypotheses, max_order, floats, method, epsilon, alpha, k)
+    smoothing = _core.BleuSmoothing(method, epsilon=epsilon, alpha=alpha, k=k)
+    scores = _core.nltk_corpus_bleu(list_of_references, hypotheses, max_order, floats, smoothing)
     if scores is None:
         return 0 if len(weights) == 1 else [0] * len(weights)
     return scores[0] if len(weights) == 1 else scores

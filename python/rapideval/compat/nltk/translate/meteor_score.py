@@ -275,10 +275,10 @@ def _meteor(
     beta: float,
     gamma: float,
 ) -> float:
-    alpha, beta, gamma = float(alpha), float(beta), float(gamma)
+    settings = _core.MeteorSettings(alpha=float(alpha), beta=float(beta), gamma=float(gamma))
     default_stemmer, default_wordnet = _is_default_stemmer(stemmer), _is_default_wordnet(wordnet)
     if preprocess is str.lower and default_stemmer and default_wordnet:
-        return _core.meteor_tokens(refs, hyp, alpha, beta, gamma)
+        return _core.meteor_tokens(refs, hyp, settings)
     hyp = [preprocess(w) for w in hyp]
     refs = [[preprocess(w) for w in r] for r in refs]
     hyp_stems: list[str] | None = None
@@ -290,7 +290,15 @@ def _meteor(
     if not default_wordnet:
         stems = _core.porter_stem(hyp) if hyp_stems is None else hyp_stems
         synonyms = [_synonyms(wordnet, s) for s in stems]
-    return _core.meteor_tokens(refs, hyp, alpha, beta, gamma, False, hyp_stems, ref_stems, synonyms)
+    return _core.meteor_tokens(
+        refs,
+        hyp,
+        settings,
+        lowercase=False,
+        hypothesis_stems=hyp_stems,
+        reference_stems=ref_stems,
+        hypothesis_synonyms=synonyms,
+    )
 
 
 def _synonyms(wordnet: Any, stem: str) -> list[str]:

@@ -12,7 +12,7 @@ import math
 from typing import Any, ClassVar
 
 from .... import _core
-from ....metrics.sacrebleu import SMOOTH_DEFAULTS, corpus_parts, signature
+from ....metrics.sacrebleu import SMOOTH_DEFAULTS, corpus_parts, native_settings, signature
 from .._helpers import my_log
 from ..tokenizers.tokenizer_zh import TokenizerZh
 from .base import Metric, Rows, Score, Signature, Streams
@@ -210,11 +210,9 @@ class BLEU(Metric):
         # The corpus kernel on one segment without smoothing returns that segment's counts and totals
         # unchanged (only add-k changes them).
         hyps, rows, tokenize, lowercase = self._kernel_inputs(hypotheses, rows)
-        order = self.max_ngram_order
+        settings = native_settings(tokenize, lowercase, "none", None, False, self.max_ngram_order)
         stats = []
         for hyp, row in zip(hyps, rows, strict=False):
-            _, counts, totals, _, _, sys_len, ref_len = _core.sacrebleu_corpus_bleu(
-                [hyp], [row], tokenize, lowercase, "none", None, order, False
-            )
+            _, counts, totals, _, _, sys_len, ref_len = _core.sacrebleu_corpus_bleu([hyp], [row], settings)
             stats.append([sys_len, ref_len, *map(int, counts), *map(int, totals)])
         return stats

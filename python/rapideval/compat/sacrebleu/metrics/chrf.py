@@ -118,13 +118,13 @@ class CHRF(Metric):
         return CHRFScore(self._compute_f_score(stats), self.char_order, self.word_order, self.beta)
 
     def _score(self, hypotheses: list[str], rows: Rows) -> CHRFScore:
-        score, _ = _core.sacrebleu_corpus_chrf(hypotheses, rows, *self._config)
+        score, _ = _core.sacrebleu_corpus_chrf(hypotheses, rows, self._config)
         return CHRFScore(score, self.char_order, self.word_order, self.beta)
 
     def _segment_statistics(self, hypotheses: list[str], rows: Rows) -> list[list[Any]]:
         # The corpus kernel on one segment returns the statistics of its best reference.
         config = self._config
         return [
-            list(_core.sacrebleu_corpus_chrf([hyp], [row], *config)[1])
+            list(_core.sacrebleu_corpus_chrf([hyp], [row], config)[1])
             for hyp, row in zip(hypotheses, rows, strict=False)
         ]

@@ -61,8 +61,8 @@ class TER(Metric):
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
-    def _options(self) -> tuple[bool, bool, bool, bool]:
-        return bool(self.normalized), bool(self.no_punct), bool(self.asian_support), bool(self.case_sensitive)
+    def _options(self) -> _core.TerSettings:
+        return _ter.native_settings(self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
 
     def _compute_score_from_stats(self, stats: Any) -> TERScore:
         """``TER._compute_score_from_stats`` of sacrebleu 2.6.0: ``100 * edits / reference length``;
@@ -77,7 +77,7 @@ class TER(Metric):
         return TERScore(100 * score, total_edits, sum_ref_lengths)
 
     def _score(self, hypotheses: list[str], rows: Rows) -> TERScore:
-        score, num_edits, ref_length = _core.sacrebleu_corpus_ter(hypotheses, rows, *self._options())
+        score, num_edits, ref_length = _core.sacrebleu_corpus_ter(hypotheses, rows, self._options())
         return TERScore(score, num_edits, ref_length)
 
     def _segment_statistics(self, hypotheses: list[str], rows: Rows) -> list[list[Any]]:
@@ -85,6 +85,6 @@ class TER(Metric):
         options = self._options()
         stats: list[list[Any]] = []
         for hyp, row in zip(hypotheses, rows, strict=False):
-            _, num_edits, ref_length = _core.sacrebleu_corpus_ter([hyp], [row], *options)
+            _, num_edits, ref_length = _core.sacrebleu_corpus_ter([hyp], [row], options)
             stats.append([num_edits, ref_length])
         return stats
