@@ -37,6 +37,13 @@ ROWS: list[dict[str, Any]] = [
         ],
         "rubrics": RUBRIC,
     },
+    {
+        "user_input": "Book a table for two at eight.",
+        "response": "Booked: a table for two at eight.",
+        "tool_calls": [{"name": "book_table", "arguments": {"people": 2, "time": "20:00"}}],
+        "tool_definitions": [{"name": "book_table", "description": "Books a table.",
+                              "parameters": {"people": "int", "time": "str"}}],
+    },
 ]
 
 # Per metric: its constructor and a strategy of its options (small sets, so that equal draws are frequent).
@@ -81,6 +88,10 @@ METRICS: dict[str, tuple[Callable[..., Any], st.SearchStrategy[dict[str, Any]]]]
     "Violence": (j.Violence, st.just({})),
     "IndirectAttack": (j.IndirectAttack, st.just({})),
     "ProtectedMaterial": (j.ProtectedMaterial, st.just({})),
+    "ResponseCompleteness": (j.ResponseCompleteness, st.just({})),
+    "IntentResolution": (j.IntentResolution, st.just({})),
+    "TaskAdherence": (j.TaskAdherence, st.just({})),
+    "ToolCallAccuracy": (j.ToolCallAccuracy, st.just({})),
 }  # fmt: skip
 JUDGES = st.fixed_dictionaries({
     "model": st.sampled_from(["judge-a", "judge-b"]),
@@ -118,7 +129,7 @@ def _requests_part(signature: str) -> dict[str, str]:
     return {k: v for k, v in parts.items() if k not in ("name", "options", "rapideval")}
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_equal_signatures_exactly_when_equal_requests(server: JudgeServer, data: st.DataObject) -> None:
     kind = data.draw(st.sampled_from(sorted(METRICS)), label="metric")

@@ -87,6 +87,8 @@ def _judged_by_name() -> dict[str, Callable[[], SampleMetric]]:
         "similarity": j.Similarity, "violence": j.Violence, "sexual": j.Sexual, "self_harm": j.SelfHarm,
         "hate_unfairness": j.HateUnfairness, "indirect_attack": j.IndirectAttack,
         "protected_material": j.ProtectedMaterial, "rubrics_score": j.RubricsScore,
+        "response_completeness": j.ResponseCompleteness, "intent_resolution": j.IntentResolution,
+        "task_adherence": j.TaskAdherence, "tool_call_accuracy": j.ToolCallAccuracy,
         **{f"aspect_{name}": critic(name) for name in j.ASPECTS},
     }  # fmt: skip
 

@@ -14,6 +14,7 @@ See :class:`~rapideval.judged.base.MetricResult` and :class:`~rapideval.judged.b
 
 from __future__ import annotations
 
+from .agents import IntentResolution, ResponseCompleteness, TaskAdherence, ToolCallAccuracy
 from .base import (
     Ask,
     Embed,
@@ -103,6 +104,7 @@ __all__ = [
     "IDBasedContextRecall",
     "IndirectAttack",
     "InstanceRubrics",
+    "IntentResolution",
     "JudgedMetric",
     "LLMContextPrecisionWithReference",
     "LLMContextPrecisionWithoutReference",
@@ -118,6 +120,7 @@ __all__ = [
     "ProtectedMaterial",
     "RankingMetric",
     "Relevance",
+    "ResponseCompleteness",
     "ResponseRelevancy",
     "Retrieval",
     "RougeScore",
@@ -131,6 +134,8 @@ __all__ = [
     "SimpleCriteriaScore",
     "Stage",
     "StringPresence",
+    "TaskAdherence",
+    "ToolCallAccuracy",
     "Violence",
     "delimit",
     "material",

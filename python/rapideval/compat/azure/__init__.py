@@ -10,6 +10,12 @@ OpenAI-compatible judge. This package maps names, arguments and output keys only
 from __future__ import annotations
 
 from ..promptflow.base import EvaluatorError
+from .agents import (
+    IntentResolutionEvaluator,
+    ResponseCompletenessEvaluator,
+    TaskAdherenceEvaluator,
+    ToolCallAccuracyEvaluator,
+)
 from .evaluate import evaluate
 from .lexical import (
     BleuScoreEvaluator,
@@ -47,14 +53,18 @@ __all__ = [
     "GroundednessEvaluator",
     "HateUnfairnessEvaluator",
     "IndirectAttackEvaluator",
+    "IntentResolutionEvaluator",
     "MeteorScoreEvaluator",
     "ProtectedMaterialEvaluator",
     "RelevanceEvaluator",
+    "ResponseCompletenessEvaluator",
     "RougeScoreEvaluator",
     "RougeType",
     "SelfHarmEvaluator",
     "SexualEvaluator",
     "SimilarityEvaluator",
+    "TaskAdherenceEvaluator",
+    "ToolCallAccuracyEvaluator",
     "ViolenceEvaluator",
     "evaluate",
 ]
