@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...judged.base import MetricResult, SampleMetric
-from ...llm import JudgeClient
+from ...judged import base as _base
+from ...judged.base import SampleMetric
+from ...llm import Budget, JudgeClient
 from ...llm.sync import run_sync
+from ._result import MetricResult
 from .dataset_schema import MultiTurnSample, SingleTurnSample
 
-__all__ = ["MetricError", "RagasMetric", "check_embeddings"]
+__all__ = ["MetricError", "MetricResult", "RagasMetric", "check_embeddings"]
 
 
 def check_embeddings(embeddings: Any) -> None:
@@ -26,7 +29,7 @@ class MetricError(ValueError):
     """A row without a value: nothing to judge (``not_applicable``) or the judge failed (``error``); Ragas
     would give NaN. ``result`` is the :class:`~rapideval.judged.MetricResult` with the reason and cause."""
 
-    def __init__(self, result: MetricResult) -> None:
+    def __init__(self, result: _base.MetricResult) -> None:
         cause = f" ({result.cause})" if result.cause else ""
         super().__init__(f"{result.metric}: {result.status}{cause}: {result.reason}")
         self.result = result
@@ -59,15 +62,15 @@ class RagasMetric(SampleMetric):
     async def ascore(
         self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any
     ) -> MetricResult:
-        """Ragas collections ``await metric.ascore(response=..., llm=llm)``: the result has ``.value`` and
-        ``.reason`` (and ``.status``: ``value`` is None unless it is ``"ok"``). Without any llm, Ragas's
-        default: a judge from the environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
-        ``RAPIDEVAL_JUDGE_MODEL``), opened for this call."""
+        """Ragas collections ``await metric.ascore(response=..., llm=llm)``: a Ragas ``MetricResult``
+        (``.value``, ``.reason``, compares and converts as its value), also rapideval's result (``.status``:
+        ``value`` is None unless it is ``"ok"``). Without any llm, Ragas's default: a judge from the
+        environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``RAPIDEVAL_JUDGE_MODEL``), opened for this call."""
         chosen = llm or judge or self.judge
         if chosen is None and self.uses_judge:
             async with JudgeClient() as default:
-                return await super().ascore(judge=default, **fields)
-        return await super().ascore(judge=chosen, **fields)
+                return MetricResult.of(await super().ascore(judge=default, **fields))
+        return MetricResult.of(await super().ascore(judge=chosen, **fields))
 
     def score(self, *, llm: JudgeClient | None = None, judge: JudgeClient | None = None, **fields: Any) -> MetricResult:
         """Sync :meth:`ascore`; also inside a running event loop."""
@@ -75,11 +78,41 @@ class RagasMetric(SampleMetric):
         scored = run_sync(lambda: self.ascore(judge=chosen, **fields), chosen, self.embedder)
         return scored
 
+    async def abatch_score(
+        self,
+        rows: Iterable[Mapping[str, Any]],
+        *,
+        llm: JudgeClient | None = None,
+        judge: JudgeClient | None = None,
+        budget: Budget | None = None,
+    ) -> list[Any]:  # each a MetricResult of this module (list is invariant)
+        """Ragas collections ``await metric.abatch_score([{...}, ...])``: a ``MetricResult`` per row, in order;
+        a malformed row is an ``error`` result (cause ``invalid_input``), not an exception. Without any llm, a
+        judge from the environment, as :meth:`ascore`."""
+        items, chosen = list(rows), llm or judge or self.judge
+        if chosen is None and self.uses_judge:
+            async with JudgeClient() as default:
+                return [MetricResult.of(r) for r in await super().abatch_score(items, judge=default, budget=budget)]
+        return [MetricResult.of(r) for r in await super().abatch_score(items, judge=chosen, budget=budget)]
+
+    def batch_score(
+        self,
+        rows: Iterable[Mapping[str, Any]],
+        *,
+        llm: JudgeClient | None = None,
+        judge: JudgeClient | None = None,
+        budget: Budget | None = None,
+    ) -> list[Any]:  # each a MetricResult of this module (list is invariant)
+        """Sync :meth:`abatch_score`; also inside a running event loop."""
+        items, chosen = list(rows), llm or judge or self.judge
+        scored = run_sync(lambda: self.abatch_score(items, judge=chosen, budget=budget), chosen, self.embedder)
+        return scored
+
     async def single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         """Ragas legacy ``await metric.single_turn_ascore(sample)``: the value, or :class:`MetricError`."""
         if not isinstance(sample, SingleTurnSample):
             raise TypeError(f"{self.name}: expected a SingleTurnSample, got {type(sample).__name__}")
-        return _value(await self.ascore(**sample.to_dict()))
+        return _value(await self.ascore(**sample._fields()))
 
     def single_turn_score(self, sample: SingleTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         return run_sync(lambda: self.single_turn_ascore(sample), self.judge, self.embedder)
@@ -88,10 +121,18 @@ class RagasMetric(SampleMetric):
         """Ragas legacy ``await metric.multi_turn_ascore(sample)``: the value, or :class:`MetricError`."""
         if not isinstance(sample, MultiTurnSample):
             raise TypeError(f"{self.name}: expected a MultiTurnSample, got {type(sample).__name__}")
-        return _value(await self.ascore(**sample.to_dict()))
+        return _value(await self.ascore(**sample._fields()))
 
     def multi_turn_score(self, sample: MultiTurnSample, callbacks: Any = None, timeout: Any = None) -> Any:
         return run_sync(lambda: self.multi_turn_ascore(sample), self.judge, self.embedder)
+
+    # Ragas's legacy metrics score through these (``metric._single_turn_ascore(sample, callbacks)``), and code
+    # written against them calls them too.
+    async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any = None) -> Any:
+        return await self.single_turn_ascore(sample)
+
+    async def _multi_turn_ascore(self, sample: MultiTurnSample, callbacks: Any = None) -> Any:
+        return await self.multi_turn_ascore(sample)
 
 
 def _value(result: MetricResult) -> Any:

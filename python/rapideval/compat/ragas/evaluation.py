@@ -10,7 +10,7 @@ from ...llm import JudgeClient
 from ...llm.sync import run_sync
 from ...sample import V1_NAMES
 from ._metric import check_embeddings
-from .dataset_schema import EvaluationDataset
+from .dataset_schema import EvaluationDataset, lenient_dataset
 
 __all__ = ["EvaluationResult", "evaluate"]
 
@@ -84,7 +84,7 @@ def _as_dataset(dataset: Any, column_map: Mapping[str, str] | None) -> Evaluatio
                 value = "\n".join(str(v) for v in value)
             fields.setdefault(name, value)
         out.append(fields)
-    return EvaluationDataset.from_list(out)
+    return lenient_dataset(out)
 
 
 def evaluate(
@@ -114,7 +114,7 @@ def evaluate(
         raise TypeError("evaluate: metrics must be a non-empty list of metrics")
     check_embeddings(embeddings)
     judge = llm or embeddings or next((m.judge for m in chosen if m.judge is not None), None)
-    rows = [s.to_dict() for s in data]
+    rows = [s._fields() for s in data]
     embedders = [m.embedder for m in chosen]
     names = [m.name for m in chosen]
     if judge is None and any(m.uses_judge for m in chosen):

@@ -45,9 +45,19 @@ class AIMessage(Message):
         calls = [{"name": c.name, "args": c.args} for c in self.tool_calls or ()]
         return {"role": "assistant", "content": self.content, **({"tool_calls": calls} if calls else {})}
 
+    def to_dict(self, **kwargs: Any) -> dict[str, Any]:
+        """Ragas's ``{"content": ..., "type": "ai"}``; with tool calls, the content is ``{"text": ...,
+        "tool_calls": [...]}``."""
+        calls = [c.model_dump() for c in self.tool_calls] if self.tool_calls is not None else None
+        content = self.content if calls is None else {"text": self.content, "tool_calls": calls}
+        return {"content": content, "type": self.type}
+
     def pretty_repr(self) -> str:
-        calls = "".join(f"\nTool call: {c.name}({c.args})" for c in self.tool_calls or ())
-        return f"AI: {self.content}{calls}"
+        """``AI: <content>`` (left out when the content is empty), then ``Tools:`` and a line per tool call."""
+        lines = [f"AI: {self.content}"] if self.content != "" else []
+        if self.tool_calls is not None:
+            lines += ["Tools:", *(f"  {c.name}: {c.args}" for c in self.tool_calls)]
+        return "\n".join(lines)
 
 
 class ToolMessage(Message):

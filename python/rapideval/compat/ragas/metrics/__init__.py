@@ -11,7 +11,7 @@ from typing import Any
 
 from ....judged import general as _general
 from ....llm import JudgeClient
-from .._metric import MetricError, RagasMetric
+from .._metric import MetricError, MetricResult, RagasMetric
 from .nonllm import (
     BleuScore,
     CHRFScore,
@@ -80,6 +80,7 @@ __all__ = [
     "LLMContextPrecisionWithoutReference",
     "LLMContextRecall",
     "MetricError",
+    "MetricResult",
     "NoiseSensitivity",
     "NonLLMContextPrecisionWithReference",
     "NonLLMContextRecall",
