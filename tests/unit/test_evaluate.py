@@ -232,3 +232,11 @@ def test_kill_9_half_way_through_a_million_rows_then_resume(tmp_path) -> None:
     uninterrupted = rapideval.evaluate(str(data), ["f1"], output=tmp_path / "whole.parquet", chunk_size=20_000)
     assert pq.read_table(output).equals(pq.read_table(tmp_path / "whole.parquet"))
     assert resumed.summary == uninterrupted.summary and resumed.n_rows == n
+
+
+def test_each_registry_name_yields_its_own_column() -> None:
+    from rapideval.evaluation.metrics import names, resolve
+
+    listed = names()
+    assert len(listed) == len(set(listed)) and {"coherence", "aspect_coherence", "context_relevance"} <= set(listed)
+    assert [spec.name for spec in resolve(listed)] == listed  # all at once: no two share a column
