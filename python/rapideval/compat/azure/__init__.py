@@ -5,11 +5,21 @@
 
 Result keys, thresholds and the pass/fail rule are azure's; the deterministic scores are promptflow's (as
 azure's are), the judged and safety ones rapideval's metrics (:mod:`rapideval.judged`) on any
-OpenAI-compatible judge. This package maps names, arguments and output keys only."""
+OpenAI-compatible judge. This package maps names, arguments and output keys only.
+
+Errors are azure's ``EvaluationException`` (:mod:`rapideval.compat.azure._exceptions`, the module azure
+exports it from), with its ``category``, ``blame`` and ``target``; each is also the built-in type rapideval
+raised in its place before (``ValueError``, ``TypeError``, ...)."""
 
 from __future__ import annotations
 
 from ..promptflow.base import EvaluatorError
+from ._model_configurations import (
+    AzureAIProject,
+    AzureOpenAIModelConfiguration,
+    EvaluatorConfig,
+    OpenAIModelConfiguration,
+)
 from .agents import (
     IntentResolutionEvaluator,
     ResponseCompletenessEvaluator,
@@ -43,9 +53,12 @@ from .safety import (
 )
 
 __all__ = [
+    "AzureAIProject",
+    "AzureOpenAIModelConfiguration",
     "BleuScoreEvaluator",
     "CoherenceEvaluator",
     "ContentSafetyEvaluator",
+    "EvaluatorConfig",
     "EvaluatorError",
     "F1ScoreEvaluator",
     "FluencyEvaluator",
@@ -55,6 +68,7 @@ __all__ = [
     "IndirectAttackEvaluator",
     "IntentResolutionEvaluator",
     "MeteorScoreEvaluator",
+    "OpenAIModelConfiguration",
     "ProtectedMaterialEvaluator",
     "RelevanceEvaluator",
     "ResponseCompletenessEvaluator",

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from ...judged.base import MetricResult
 from ..promptflow.base import EvaluatorError
+from ._exceptions import ErrorTarget, evaluation_error
 
 __all__ = ["AzureConversation", "aggregate_turns"]
 
@@ -60,24 +61,39 @@ class AzureConversation:
     ``context``, the turn's documents: the conversation's ``context``, the user message's and the
     assistant's, each present one a document. ``eval_last_turn`` keeps the last two messages. One turn's
     output is the call's output; several are combined by :func:`aggregate_turns` by ``AGGREGATION``. A
-    failed turn fails the call (azure raises too). rapideval raises ValueError where azure goes on with
-    nothing: a conversation that is not ``{"messages": [dict, ...]}``, non-text content (azure's multi-modal
-    path), no complete (user, assistant) turn (azure returns ``{}``)."""
+    failed turn fails the call (azure raises too). A call without ``conversation`` is first checked by
+    :meth:`_check_single` (azure's input validators). Errors are azure's
+    :class:`~rapideval.compat.azure._exceptions.EvaluationException` (also ``ValueError``): both
+    ``conversation`` and single-turn keywords (azure's message); and, where azure goes on with nothing,
+    rapideval's: a conversation that is not ``{"messages": [dict, ...]}``, non-text content (azure's
+    multi-modal path), no complete (user, assistant) turn (azure returns ``{}``)."""
 
     # How the turns' numbers combine, by azure's ``_AggregationType`` of the evaluator.
     AGGREGATION: ClassVar[Literal["mean", "max"]] = "mean"
+    #: azure's ``ErrorTarget`` of the evaluator's input errors.
+    ERROR_TARGET: ClassVar[ErrorTarget] = ErrorTarget.UNKNOWN
     eval_last_turn: bool = False
 
     def _fields(self, kwargs: Mapping[str, Any]) -> list[dict[str, Any]]:
         conversation = kwargs.get("conversation")
         rest = {k: v for k, v in kwargs.items() if k != "conversation"}
         if conversation is None:
+            self._check_single(rest)
             return self._turn_fields(rest)
         if any(kwargs.get(k) is not None for k in _TURN_KEYWORDS):
-            raise ValueError(
-                f"{type(self).__name__}: Cannot provide both 'conversation' and individual inputs at the same time."
-            )
+            raise evaluation_error(ValueError, f"{type(self).__name__}: Cannot provide both 'conversation' and "
+                                   f"individual inputs at the same time.", target=ErrorTarget.CONVERSATION)  # fmt: skip
         return [row for turn in self._turns(conversation) for row in self._turn_fields({**rest, **turn})]
+
+    def _check_single(self, kwargs: Mapping[str, Any]) -> None:
+        """azure's checks of a single-turn call's keywords: the evaluator's own (the next class's), if any;
+        they raise azure's EvaluationException."""
+        check = getattr(super(), "_check_single", None)
+        if check is not None:
+            check(kwargs)
+
+    def _invalid(self, message: str) -> Exception:
+        return evaluation_error(ValueError, f"{type(self).__name__}: {message}", target=self.ERROR_TARGET)
 
     def _turn_fields(self, kwargs: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The rows of fields of one turn's single-turn keywords: the evaluator's own ``_fields``."""
@@ -85,20 +101,19 @@ class AzureConversation:
 
     def _turns(self, conversation: Any) -> list[dict[str, Any]]:
         """The single-turn keywords of each turn of ``conversation``."""
-        name = type(self).__name__
         messages = conversation.get("messages") if isinstance(conversation, Mapping) else None
         if not isinstance(messages, list) or not all(isinstance(m, Mapping) for m in messages):
-            raise ValueError(f"{name}: 'conversation' must be a dict with 'messages', a list of dicts")
+            raise self._invalid("'conversation' must be a dict with 'messages', a list of dicts")
         for n, m in enumerate(messages, 1):
             if m.get("role") in ("user", "assistant") and not isinstance(m.get("content"), str):
-                raise ValueError(f"{name}: message {n} of 'conversation' has no text content (multi-modal "
-                                 f"conversations are not supported)")  # fmt: skip
+                raise self._invalid(f"message {n} of 'conversation' has no text content (multi-modal "
+                                    f"conversations are not supported)")  # fmt: skip
         if self.eval_last_turn and len(messages) > 1:
             messages = messages[-2:]
         users = [m for m in messages if m.get("role") == "user"]
         assistants = [m for m in messages if m.get("role") == "assistant"]
         if not users or not assistants:
-            raise ValueError(f"{name}: 'conversation' has no turn to judge (a user message and an assistant's)")
+            raise self._invalid("'conversation' has no turn to judge (a user message and an assistant's)")
         takes_context = "context" in inspect.signature(type(self).__call__).parameters
         turns = []
         for user, assistant in zip(users, assistants, strict=False):

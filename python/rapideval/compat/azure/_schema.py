@@ -7,11 +7,9 @@ from typing import Any
 
 from ...judged.base import MetricResult
 from ...llm import JudgeClient
+from ._constants import EVALUATION_PASS_FAIL_MAPPING as _PASS_FAIL
 
 __all__ = ["passed", "rai_metadata", "token_metadata", "verdict"]
-
-# azure.ai.evaluation._constants.EVALUATION_PASS_FAIL_MAPPING
-_PASS_FAIL = {True: "pass", False: "fail"}
 
 
 def passed(score: float, threshold: float, higher_is_better: bool) -> bool:

@@ -18,12 +18,13 @@ Results: azure's keys in azure's order, ``k``, ``k_score`` (float), ``k_passed``
 ``tool_call_accuracy``, and ``_result`` before ``_passed``, as azure). A row the metric finds not applicable
 (an intermediate response, no tool calls, ...) gives azure's not-applicable result (``k`` None, ``k_result``
 "not_applicable", ``k_status`` "skipped", ``k_reason`` "Not applicable: ...", ``k_properties`` None). Inputs
-azure's validators reject raise ValueError with azure's message (azure raises ``EvaluationException``); a
+azure's validators reject raise azure's :class:`~rapideval.compat.azure._exceptions.EvaluationException` with
+its message, category and target (also a ``ValueError``, as rapideval raised before); a
 judge failure or a verdict out of range raises :class:`~rapideval.compat.promptflow.base.EvaluatorError`
 (``rapideval_batch`` gives such rows an exception item).
 
 Left out: ``conversation=`` and ``messages=`` (azure's per-turn form) and tool definitions or tool calls given
-as text (azure passes them to its prompt as they are): they raise ValueError.
+as text (azure passes them to its prompt as they are): they raise EvaluationException (also a ValueError).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from ...judged.agents import (
 from ...judged.base import MetricResult, score_rows
 from ..promptflow.base import EvaluatorError
 from ..promptflow.evaluators.quality import JudgedQualityEvaluator
+from ._exceptions import ErrorCategory, ErrorTarget, evaluation_error
 from ._schema import passed, token_metadata, verdict
 
 __all__ = [
@@ -385,6 +387,8 @@ class _AzureAgent(JudgedQualityEvaluator):
     keys."""
 
     KEY: ClassVar[str]
+    #: azure's ``ErrorTarget`` of the evaluator's input errors.
+    ERROR_TARGET: ClassVar[ErrorTarget]
 
     def __init__(self, model_config: Any = None, *, threshold: float = 3, credential: Any = None,
                  **kwargs: Any) -> None:  # fmt: skip
@@ -396,6 +400,12 @@ class _AzureAgent(JudgedQualityEvaluator):
     def row(self, given: Mapping[str, Any]) -> dict[str, Any] | str:
         """The metric's fields from the call's keywords, or azure's reason for a not-applicable result."""
         raise NotImplementedError
+
+    def _error(self, message: str, missing: bool = False, target: ErrorTarget | None = None) -> Exception:
+        """azure's EvaluationException (also a ValueError): ``MISSING_FIELD`` for a missing input, else
+        ``INVALID_VALUE``."""
+        category = ErrorCategory.MISSING_FIELD if missing else ErrorCategory.INVALID_VALUE
+        return evaluation_error(ValueError, message, target=target or self.ERROR_TARGET, category=category)
 
     def is_pass(self, score: float) -> bool:
         return passed(score, self._threshold, higher_is_better=True)
@@ -420,7 +430,7 @@ class _AzureAgent(JudgedQualityEvaluator):
         if not isinstance(kwargs, Mapping):
             raise TypeError(f"{name}: a row is a dict of keywords, got {type(kwargs).__name__}")
         if kwargs.get("conversation") is not None or kwargs.get("messages") is not None:
-            raise ValueError(f"{name}: 'conversation' and 'messages' are not supported here: give "
+            raise self._error(f"{name}: 'conversation' and 'messages' are not supported here: give "
                              f"{' and '.join(self.KEYWORDS)}")  # fmt: skip
         return {k: _missing(kwargs.get(k)) for k in self.KEYWORDS}
 
@@ -460,11 +470,12 @@ def _run(query: Any, response: Any) -> dict[str, Any]:
     return {"user_input": [*asked, *conversation(response, final=True)]}
 
 
-def _definitions_field(name: str, definitions: Any) -> dict[str, Any]:
+def _definitions_field(name: str, definitions: Any, target: ErrorTarget) -> dict[str, Any]:
     if not definitions:
         return {}
     if isinstance(definitions, str):
-        raise ValueError(f"{name}: tool_definitions given as text are not supported here: give a list of dicts")
+        raise evaluation_error(ValueError, f"{name}: tool_definitions given as text are not supported here: give a "
+                               f"list of dicts", target=target)  # fmt: skip
     return {"tool_definitions": tool_definitions(definitions)}
 
 
@@ -477,7 +488,9 @@ class ResponseCompletenessEvaluator(_AzureAgent):
     missing ``response`` or ``ground_truth`` raises ValueError, as azure raises."""
 
     METRICS = (ResponseCompleteness,)
-    KEY = "response_completeness"
+    KEY = _RESULT_KEY = "response_completeness"
+    ERROR_TARGET = ErrorTarget.COMPLETENESS_EVALUATOR
+    _DEFAULT_COMPLETENESS_THRESHOLD = 3
 
     def __call__(self, *, response: Any = None, ground_truth: Any = None, **kwargs: Any) -> dict[str, Any]:
         return super().__call__(response=response, ground_truth=ground_truth, **kwargs)
@@ -485,7 +498,10 @@ class ResponseCompletenessEvaluator(_AzureAgent):
     def row(self, given: Mapping[str, Any]) -> dict[str, Any] | str:
         response, truth = given["response"], given["ground_truth"]
         if response is None or truth is None:
-            raise ValueError(f"{type(self).__name__}: Either 'conversation' or individual inputs must be provided.")
+            raise self._error(
+                f"{type(self).__name__}: Either 'conversation' or individual inputs must be provided.",
+                target=ErrorTarget.CONVERSATION,
+            )
         reference = transcript(conversation(truth)) if isinstance(truth, list) else truth
         if isinstance(response, list):
             return {"user_input": conversation(response, final=True), "reference": reference}
@@ -505,11 +521,11 @@ class _AzureReplyToRequest(_AzureAgent):
         for label, value in (("Query", query), ("Response", response)):
             error = _messages_error(label, value)
             if error:
-                raise ValueError(error[0])
+                raise self._error(*error)
         message = _definitions_error(definitions, required=False)
         if message:
-            raise ValueError(message)
-        return {**_run(query, response), **_definitions_field(type(self).__name__, definitions)}
+            raise self._error(message)
+        return {**_run(query, response), **_definitions_field(type(self).__name__, definitions, self.ERROR_TARGET)}
 
 
 class IntentResolutionEvaluator(_AzureReplyToRequest):
@@ -521,7 +537,8 @@ class IntentResolutionEvaluator(_AzureReplyToRequest):
     applicable). Inputs azure's validator rejects raise ValueError with its message."""
 
     METRICS = (IntentResolution,)
-    KEY = "intent_resolution"
+    KEY = _RESULT_KEY = "intent_resolution"
+    ERROR_TARGET = ErrorTarget.INTENT_RESOLUTION_EVALUATOR
 
 
 class TaskAdherenceEvaluator(_AzureReplyToRequest):
@@ -534,7 +551,8 @@ class TaskAdherenceEvaluator(_AzureReplyToRequest):
     request per row; none for an intermediate response (not applicable)."""
 
     METRICS = (TaskAdherence,)
-    KEY = "task_adherence"
+    KEY = _RESULT_KEY = "task_adherence"
+    ERROR_TARGET = ErrorTarget.TASK_ADHERENCE_EVALUATOR
     # azure passes no threshold to its base class, whose default (3) is the one it reports.
     REPORTED_THRESHOLD = 3
 
@@ -558,7 +576,13 @@ class ToolCallAccuracyEvaluator(_AzureAgent):
     has no definition (built-in agent tools need none). One judge request per row."""
 
     METRICS = (ToolCallAccuracy,)
-    KEY = "tool_call_accuracy"
+    KEY = _RESULT_KEY = "tool_call_accuracy"
+    ERROR_TARGET = ErrorTarget.TOOL_CALL_ACCURACY_EVALUATOR
+    # azure's messages, under the names its users (and its tests) read them by.
+    _NO_TOOL_CALLS_MESSAGE = _NO_CALLS
+    _NO_TOOL_DEFINITIONS_MESSAGE = "Tool definitions input is required but not provided"
+    _TOOL_DEFINITIONS_MISSING_MESSAGE = _UNDEFINED
+    _DEFAULT_TOOL_CALL_ACCURACY_SCORE = 3
     _DETAILS = ("tool_calls_made_by_agent", "correct_tool_calls_made_by_agent", "per_tool_call_details",
                 "excess_tool_calls", "missing_tool_calls")  # fmt: skip
 
@@ -572,20 +596,23 @@ class ToolCallAccuracyEvaluator(_AzureAgent):
     def row(self, given: Mapping[str, Any]) -> dict[str, Any] | str:
         query, definitions, calls, response = (given[k] for k in ("query", "tool_definitions", "tool_calls",
                                                                   "response"))  # fmt: skip
-        for error in (_messages_error("Query", query), _definitions_error(definitions, required=True)):
-            if error:
-                raise ValueError(error if isinstance(error, str) else error[0])
+        bad_query = _messages_error("Query", query)
+        if bad_query:
+            raise self._error(*bad_query)
+        bad_definitions = _definitions_error(definitions, required=True)
+        if bad_definitions:
+            raise self._error(bad_definitions, missing=not definitions)
         bad_response, bad_calls = _messages_error("Response", response), _calls_error(calls)
         if bad_response and bad_calls:
-            raise ValueError(bad_calls[0] if bad_response[1] else bad_response[0])
+            raise self._error(*(bad_calls if bad_response[1] else bad_response))
         calls = parse_tool_calls(response) or calls
         if isinstance(calls, Mapping):
             calls = [calls]
         if not calls or isinstance(calls, str):
             calls = []
         if isinstance(definitions, str):
-            raise ValueError(f"{type(self).__name__}: tool_definitions given as text are not supported here: give a "
-                             f"list of dicts")  # fmt: skip
+            raise self._error(f"{type(self).__name__}: tool_definitions given as text are not supported here: give "
+                              f"a list of dicts")  # fmt: skip
         if isinstance(definitions, Mapping):
             definitions = [definitions]
         if calls and undefined_calls(calls, definitions):

@@ -8,8 +8,11 @@ promptflow's keeps Latin-1 text (accents) with ``word_tokenize``. The scores are
 :mod:`rapideval.compat.promptflow.evaluators.lexical` (on :mod:`rapideval.metrics`) with azure's rule, which
 this module calls; it adds azure's keys and pass/fail rule only. azure's METEOR calls nltk's
 ``meteor_score([reference], hypothesis)``, the maximum of ``single_meteor_score`` over the one reference:
-the same value. Bad input raises as the promptflow evaluators do (``TypeError`` for a non-``str``; F1's
-``ValueError`` for an empty, blank or ``"None"`` text, which azure scores 0.0 or as the word "none")."""
+the same value. A missing ``response`` or ``ground_truth`` (None) raises azure's
+:class:`~rapideval.compat.azure._exceptions.EvaluationException` (``"<Evaluator>: Either 'conversation' or
+individual inputs must be provided."``, also a ``ValueError``); other bad input raises as the promptflow
+evaluators do (``TypeError`` for a non-``str``; F1's ``ValueError`` for an empty, blank or ``"None"`` text,
+which azure scores 0.0 or as the word "none")."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from typing import Any, ClassVar
 
 from ..promptflow.evaluators import lexical as _pf
 from ..promptflow.evaluators.lexical import RougeType
+from ._exceptions import ErrorTarget, evaluation_error
 from ._schema import passed, verdict
 
 __all__ = [
@@ -52,11 +56,24 @@ class _Lexical:
     def rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[Row | Exception]:
         """Every row's result (rows hold ``response`` and ``ground_truth``) in one kernel call, or the
         exception its call raises."""
-        pf_rows = [{"answer": r.get("response"), "ground_truth": r.get("ground_truth")} for r in rows]
-        outputs = self._pf.rapideval_batch(pf_rows)
-        return [o if isinstance(o, Exception) else self._output(o[self._PF_KEY]) for o in outputs]
+        return self._batch(rows, lambda o: self._output(o[self._PF_KEY]))
 
-    def __call__(self, *, response: str, ground_truth: str, **kwargs: Any) -> Row:
+    def _batch(self, rows: Sequence[Mapping[str, Any]], output: Any) -> list[Row | Exception]:
+        """The promptflow evaluator's results of the rows that have both inputs, as ``output`` makes them;
+        azure's missing-input error for the others."""
+        out: list[Row | Exception] = [self._missing() for _ in rows]
+        given = [i for i, r in enumerate(rows) if r.get("response") is not None and r.get("ground_truth") is not None]
+        pf_rows = [{"answer": rows[i]["response"], "ground_truth": rows[i]["ground_truth"]} for i in given]
+        for i, o in zip(given, self._pf.rapideval_batch(pf_rows) if pf_rows else [], strict=True):
+            out[i] = o if isinstance(o, Exception) else output(o)
+        return out
+
+    def _missing(self) -> Exception:
+        """azure's error for a call without ``response`` or ``ground_truth`` (``EvaluatorBase``'s)."""
+        return evaluation_error(ValueError, f"{type(self).__name__}: Either 'conversation' or individual inputs "
+                                f"must be provided.", target=ErrorTarget.CONVERSATION)  # fmt: skip
+
+    def __call__(self, *, response: str | None = None, ground_truth: str | None = None, **kwargs: Any) -> Row:
         (result,) = self.rapideval_batch([{"response": response, "ground_truth": ground_truth}])
         if isinstance(result, Exception):
             raise result
@@ -126,7 +143,8 @@ class F1ScoreEvaluator(_Lexical):
 
 class RougeScoreEvaluator(_Lexical):
     """azure-ai-evaluation 1.18.10 ``RougeScoreEvaluator(rouge_type, *, precision_threshold=0.5,
-    recall_threshold=0.5, f1_score_threshold=0.5)`` (each threshold a float, else ``TypeError``): scale 0-1,
+    recall_threshold=0.5, f1_score_threshold=0.5)`` (each threshold a float, else azure's
+    ``EvaluationException``, also a ``TypeError``; ``_threshold`` holds the three by part): scale 0-1,
     higher is better; rouge-score's precision, recall and F-measure as promptflow's, as floats. Keys
     ``rouge`` and ``rouge_score`` (the F1), ``rouge_passed``/``rouge_result`` (the F1's), ``rouge_reason``
     (None), ``rouge_status``, ``rouge_threshold`` (the F1's), and ``rouge_properties`` = ``{rouge_precision,
@@ -147,23 +165,22 @@ class RougeScoreEvaluator(_Lexical):
         thresholds = (precision_threshold, recall_threshold, f1_score_threshold)
         for part, value in zip(self._PARTS, thresholds, strict=True):
             if not isinstance(value, float):
-                raise TypeError(f"RougeScoreEvaluator: {part}_threshold must be a float, got {type(value)}")
+                raise evaluation_error(TypeError, f"{part}_threshold must be a float, got {type(value)}",
+                                       target=ErrorTarget.ROUGE_EVALUATOR)  # fmt: skip
         self._pf = _pf.RougeScoreEvaluator(rouge_type)
-        self._thresholds = dict(zip(self._PARTS, thresholds, strict=True))
-        self._threshold = f1_score_threshold
+        self._threshold: dict[str, float] = dict(zip(self._PARTS, thresholds, strict=True))  # type: ignore[assignment]
 
     def rapideval_batch(self, rows: Sequence[Mapping[str, Any]]) -> list[Row | Exception]:
-        pf_rows = [{"answer": r.get("response"), "ground_truth": r.get("ground_truth")} for r in rows]
-        return [o if isinstance(o, Exception) else self._rouge(o) for o in self._pf.rapideval_batch(pf_rows)]
+        return self._batch(rows, self._rouge)
 
     def _rouge(self, scores: Row) -> Row:
         values = {p: float(scores[f"rouge_{p}"]) for p in self._PARTS}
-        ok = {p: not math.isnan(v) and passed(v, self._thresholds[p], True) for p, v in values.items()}
+        ok = {p: not math.isnan(v) and passed(v, self._threshold[p], True) for p, v in values.items()}
         properties: Row = {f"rouge_{p}": values[p] for p in self._PARTS}
         properties.update({f"rouge_{p}_result": verdict(ok[p]) for p in self._PARTS})
         properties.update({f"rouge_{p}_passed": ok[p] for p in self._PARTS})
-        properties.update({f"rouge_{p}_threshold": self._thresholds[p] for p in self._PARTS})
+        properties.update({f"rouge_{p}_threshold": self._threshold[p] for p in self._PARTS})
         f1 = values["f1_score"]
         return {"rouge": f1, "rouge_score": f1, "rouge_passed": ok["f1_score"], "rouge_result": verdict(ok["f1_score"]),
-                "rouge_reason": None, "rouge_status": "completed", "rouge_threshold": self._threshold,
+                "rouge_reason": None, "rouge_status": "completed", "rouge_threshold": self._threshold["f1_score"],
                 "rouge_properties": properties}  # fmt: skip

@@ -30,9 +30,12 @@ from typing import Any
 
 from ...judged.base import MetricResult
 from ...judged.safety import HateUnfairness, SelfHarm, Sexual, Violence, severity_label
+from ..promptflow.base import EvaluatorError
 from ..promptflow.evaluators import safety as _pf
 from ._conversation import AzureConversation
+from ._exceptions import ErrorTarget, evaluation_error
 from ._schema import passed, rai_metadata, verdict
+from .agents import _missing
 
 __all__ = [
     "ContentSafetyEvaluator",
@@ -52,7 +55,13 @@ _PF_KEYWORDS = {"query": "question", "response": "answer"}
 
 class _AzureFields(AzureConversation):
     """azure's keywords (``query``, ``response``, ``conversation``) onto the promptflow evaluators' (``question``,
-    ``answer``); a call's None keywords are left out."""
+    ``answer``); a call's None keywords are left out. A call without ``response`` (or ``conversation``) raises
+    azure's EvaluationException, also an EvaluatorError (rapideval's not-applicable row before)."""
+
+    def _check_single(self, kwargs: Mapping[str, Any]) -> None:
+        if _missing(kwargs.get("response")) is None:
+            raise evaluation_error(EvaluatorError, f"{type(self).__name__}: Either 'conversation' or individual "
+                                   f"inputs must be provided.", target=ErrorTarget.CONVERSATION)  # fmt: skip
 
     def __call__(
         self, *, query: str | None = None, response: str | None = None, conversation: Any = None, **kwargs: Any
@@ -77,7 +86,8 @@ def _harm(result: MetricResult, threshold: int, judge: Any) -> dict[str, Any]:
 
 def _check_int(name: str, value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value)}")
+        raise evaluation_error(TypeError, f"{name} must be an int, got {type(value)}",
+                               target=ErrorTarget.CONTENT_SAFETY_CHAT_EVALUATOR)  # fmt: skip
 
 
 class _AzureHarm(_AzureFields, _pf.HarmEvaluator):
@@ -136,9 +146,12 @@ class HateUnfairnessEvaluator(_AzureHarm):
 class ContentSafetyEvaluator(_AzureFields, _pf.ContentSafetyEvaluator):
     """azure-ai-evaluation 1.18.10 ``ContentSafetyEvaluator(credential, azure_ai_project, *,
     violence_threshold=3, sexual_threshold=3, self_harm_threshold=3, hate_unfairness_threshold=3)`` (ints,
-    else ``TypeError``); rapideval adds ``model_config=``. The four harm evaluators' keys, merged in the order
-    violence, sexual, self_harm, hate_unfairness, each scale 0-7 with its own threshold (pass when
-    ``<k>_score <= threshold``). Four judge requests per row (or per turn); one failing harm fails the row."""
+    else azure's ``EvaluationException``, also a ``TypeError``); rapideval adds ``model_config=``. The four
+    harm evaluators' keys, merged in the order violence, sexual, self_harm, hate_unfairness, each scale 0-7
+    with its own threshold (pass when ``<k>_score <= threshold``). Four judge requests per row (or per turn);
+    one failing harm fails the row."""
+
+    ERROR_TARGET = ErrorTarget.CONTENT_SAFETY_CHAT_EVALUATOR
 
     AGGREGATION = "max"
 
@@ -172,6 +185,8 @@ class IndirectAttackEvaluator(_AzureFields, _pf.IndirectAttackEvaluator):
     ``_score``). Call ``query=``/``response=`` (rapideval also reads ``context=``) or ``conversation=``. One
     judge request per row, or per turn."""
 
+    ERROR_TARGET = ErrorTarget.INDIRECT_ATTACK_EVALUATOR
+
     def __init__(
         self, credential: Any = None, azure_ai_project: Any = None, *, model_config: Any = None,
         eval_last_turn: bool = False, **kwargs: Any
@@ -194,6 +209,8 @@ class ProtectedMaterialEvaluator(_AzureFields, _pf.ProtectedMaterialEvaluator):
     ``protected_material_completion_tokens``, ``protected_material_finish_reason``,
     ``protected_material_sample_input``, ``protected_material_sample_output``, ``protected_material_model``
     (no ``_details``: the metric gives no breakdown). One judge request per row, or per turn."""
+
+    ERROR_TARGET = ErrorTarget.PROTECTED_MATERIAL_EVALUATOR
 
     def __init__(
         self, credential: Any = None, azure_ai_project: Any = None, *, model_config: Any = None,
